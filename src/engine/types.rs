@@ -1,0 +1,170 @@
+//! The engine's vocabulary: ids, zxids, create modes, the Stat, error codes and watch events.
+
+use serde::{Deserialize, Serialize};
+
+/// A ZooKeeper transaction id. Standalone servers run in epoch 0, so values stay small.
+pub type Zxid = i64;
+
+/// Logical time in milliseconds. The engine never reads a clock; callers pass `now`.
+pub type Time = u64;
+
+/// A 64-bit session id, as the server hands it out (top byte = server id 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SessionId(pub u64);
+
+impl SessionId {
+    /// The first id a standalone server (server id 1) started at logical time 0 hands out.
+    pub const FIRST: SessionId = SessionId(1 << 56);
+}
+
+impl std::fmt::Display for SessionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "0x{:x}", self.0)
+    }
+}
+
+/// The create modes of `CreateMode.java` (TTL modes exist only to be refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CreateMode {
+    Persistent,
+    Ephemeral,
+    PersistentSequential,
+    EphemeralSequential,
+    Container,
+    PersistentWithTtl,
+    PersistentSequentialWithTtl,
+}
+
+impl CreateMode {
+    pub fn is_sequential(self) -> bool {
+        matches!(
+            self,
+            CreateMode::PersistentSequential
+                | CreateMode::EphemeralSequential
+                | CreateMode::PersistentSequentialWithTtl
+        )
+    }
+    pub fn is_ephemeral(self) -> bool {
+        matches!(self, CreateMode::Ephemeral | CreateMode::EphemeralSequential)
+    }
+    pub fn is_ttl(self) -> bool {
+        matches!(self, CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl)
+    }
+}
+
+/// What the hidden 64-bit `ephemeralOwner` field encodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NodeKind {
+    Persistent,
+    Ephemeral(SessionId),
+    Container,
+}
+
+impl NodeKind {
+    /// The owner clients see: only real ephemerals expose a session id.
+    pub fn visible_owner(self) -> u64 {
+        match self {
+            NodeKind::Ephemeral(s) => s.0,
+            _ => 0,
+        }
+    }
+}
+
+/// The client-visible Stat (ctime/mtime are logical milliseconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stat {
+    pub czxid: Zxid,
+    pub mzxid: Zxid,
+    pub ctime: Time,
+    pub mtime: Time,
+    pub version: i32,
+    pub cversion: i32,
+    pub aversion: i32,
+    pub ephemeral_owner: u64,
+    pub data_length: i32,
+    pub num_children: i32,
+    pub pzxid: Zxid,
+}
+
+/// `KeeperException.Code`: the error codes the engine can produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// Multi only: this op was fine but the multi failed (`ErrorResult(0)`).
+    RolledBack,
+    RuntimeInconsistency,
+    ConnectionLoss,
+    Unimplemented,
+    BadArguments,
+    NoNode,
+    BadVersion,
+    NoChildrenForEphemerals,
+    NodeExists,
+    NotEmpty,
+    SessionExpired,
+    NoWatcher,
+}
+
+impl ErrorCode {
+    pub fn code(self) -> i32 {
+        match self {
+            ErrorCode::RolledBack => 0,
+            ErrorCode::RuntimeInconsistency => -2,
+            ErrorCode::ConnectionLoss => -4,
+            ErrorCode::Unimplemented => -6,
+            ErrorCode::BadArguments => -8,
+            ErrorCode::NoNode => -101,
+            ErrorCode::BadVersion => -103,
+            ErrorCode::NoChildrenForEphemerals => -108,
+            ErrorCode::NodeExists => -110,
+            ErrorCode::NotEmpty => -111,
+            ErrorCode::SessionExpired => -112,
+            ErrorCode::NoWatcher => -121,
+        }
+    }
+
+    /// The exception class name a kazoo client reports.
+    pub fn kazoo_name(self) -> &'static str {
+        match self {
+            ErrorCode::RolledBack => "RolledBackError",
+            ErrorCode::RuntimeInconsistency => "RuntimeInconsistency",
+            ErrorCode::ConnectionLoss => "ConnectionLoss",
+            ErrorCode::Unimplemented => "UnimplementedError",
+            ErrorCode::BadArguments => "BadArgumentsError",
+            ErrorCode::NoNode => "NoNodeError",
+            ErrorCode::BadVersion => "BadVersionError",
+            ErrorCode::NoChildrenForEphemerals => "NoChildrenForEphemeralsError",
+            ErrorCode::NodeExists => "NodeExistsError",
+            ErrorCode::NotEmpty => "NotEmptyError",
+            ErrorCode::SessionExpired => "SessionExpiredError",
+            ErrorCode::NoWatcher => "NoWatcherError",
+        }
+    }
+}
+
+/// Watch event types (`Watcher.Event.EventType`) carried by server notifications.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventType {
+    NodeCreated,
+    NodeDeleted,
+    NodeDataChanged,
+    NodeChildrenChanged,
+}
+
+impl EventType {
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            EventType::NodeCreated => "NODE_CREATED",
+            EventType::NodeDeleted => "NODE_DELETED",
+            EventType::NodeDataChanged => "NODE_DATA_CHANGED",
+            EventType::NodeChildrenChanged => "NODE_CHILDREN_CHANGED",
+        }
+    }
+}
+
+/// One server notification: type and path (state is always SyncConnected).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WatchedEvent {
+    pub kind: EventType,
+    pub path: String,
+}

@@ -1,0 +1,135 @@
+//! The server's two one-shot watch tables (`WatchManager`): data watches (set by getData and by
+//! exists, even on a missing node) and child watches (set by getChildren). At most one entry per
+//! (table, path, session), so a session gets one notification per event however often it asked.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::types::SessionId;
+
+/// Which server table a watch lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+pub enum WatchTable {
+    Data,
+    Child,
+}
+
+/// Both tables: path → sessions watching it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Watches {
+    data: BTreeMap<String, BTreeSet<SessionId>>,
+    child: BTreeMap<String, BTreeSet<SessionId>>,
+}
+
+impl Watches {
+    fn table(&self, t: WatchTable) -> &BTreeMap<String, BTreeSet<SessionId>> {
+        match t {
+            WatchTable::Data => &self.data,
+            WatchTable::Child => &self.child,
+        }
+    }
+
+    fn table_mut(&mut self, t: WatchTable) -> &mut BTreeMap<String, BTreeSet<SessionId>> {
+        match t {
+            WatchTable::Data => &mut self.data,
+            WatchTable::Child => &mut self.child,
+        }
+    }
+
+    /// Registers a watch; a duplicate is absorbed.
+    pub fn add(&mut self, t: WatchTable, path: &str, session: SessionId) {
+        self.table_mut(t).entry(path.to_string()).or_default().insert(session);
+    }
+
+    pub fn contains(&self, t: WatchTable, path: &str, session: SessionId) -> bool {
+        self.table(t).get(path).is_some_and(|s| s.contains(&session))
+    }
+
+    /// Fires and removes every watch on `path` in table `t`, skipping `suppressed` sessions
+    /// (which keep nothing either: the entry is consumed). Returns the sessions to notify.
+    pub fn trigger(&mut self, t: WatchTable, path: &str, suppressed: &BTreeSet<SessionId>) -> BTreeSet<SessionId> {
+        let fired = self.table_mut(t).remove(path).unwrap_or_default();
+        fired.difference(suppressed).copied().collect()
+    }
+
+    /// Drops all watches of a session (its connection closed: `removeCnxn`).
+    pub fn remove_session(&mut self, session: SessionId) {
+        for table in [&mut self.data, &mut self.child] {
+            table.retain(|_, s| {
+                s.remove(&session);
+                !s.is_empty()
+            });
+        }
+    }
+
+    /// Removes one watch (`removeWatches`); false when there was none (`NoWatcher`).
+    pub fn remove(&mut self, t: WatchTable, path: &str, session: SessionId) -> bool {
+        let table = self.table_mut(t);
+        let Some(set) = table.get_mut(path) else { return false };
+        let removed = set.remove(&session);
+        if set.is_empty() {
+            table.remove(path);
+        }
+        removed
+    }
+
+    /// Every registered watch as (table, path, session), in a stable order (for views and tests).
+    pub fn all(&self) -> Vec<(WatchTable, String, SessionId)> {
+        let mut out = Vec::new();
+        for t in [WatchTable::Data, WatchTable::Child] {
+            for (path, sessions) in self.table(t) {
+                out.extend(sessions.iter().map(|s| (t, path.clone(), *s)));
+            }
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.values().chain(self.child.values()).map(BTreeSet::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: SessionId = SessionId(1);
+    const B: SessionId = SessionId(2);
+
+    #[test]
+    fn one_entry_per_session_and_path() {
+        let mut w = Watches::default();
+        w.add(WatchTable::Data, "/x", A);
+        w.add(WatchTable::Data, "/x", A);
+        w.add(WatchTable::Child, "/x", A);
+        assert_eq!(w.len(), 2);
+    }
+
+    #[test]
+    fn trigger_is_one_shot_and_honours_suppression() {
+        let mut w = Watches::default();
+        w.add(WatchTable::Data, "/x", A);
+        w.add(WatchTable::Data, "/x", B);
+        let none = BTreeSet::new();
+        assert_eq!(w.trigger(WatchTable::Data, "/x", &none), BTreeSet::from([A, B]));
+        assert!(w.trigger(WatchTable::Data, "/x", &none).is_empty());
+        w.add(WatchTable::Child, "/x", A);
+        w.add(WatchTable::Child, "/x", B);
+        assert_eq!(w.trigger(WatchTable::Child, "/x", &BTreeSet::from([A])), BTreeSet::from([B]));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn session_removal_drops_everything_it_had() {
+        let mut w = Watches::default();
+        w.add(WatchTable::Data, "/x", A);
+        w.add(WatchTable::Child, "/y", A);
+        w.add(WatchTable::Child, "/y", B);
+        w.remove_session(A);
+        assert_eq!(w.all(), vec![(WatchTable::Child, "/y".to_string(), B)]);
+        assert!(!w.remove(WatchTable::Data, "/x", A));
+    }
+}

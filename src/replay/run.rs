@@ -1,0 +1,142 @@
+//! Running a parsed script through the engine and rendering what each session saw, in the
+//! replay output format (`shared/reference/replay-format.md`).
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::script::{Action, Script, ScriptOp};
+use crate::engine::{
+    ErrorCode, Input, MultiResult, Output, Response, Server, ServerConfig, SessionId, Stat, Zxid,
+};
+
+/// Script state: which session each index currently names, and the reverse map for owners.
+struct Runner {
+    server: Server,
+    current: BTreeMap<i64, SessionId>,
+    index_of: BTreeMap<SessionId, i64>,
+    xid: i32,
+}
+
+/// Runs a script on a fresh server and returns the output document.
+pub fn run(script: &Script) -> Value {
+    let mut r = Runner { server: Server::new(ServerConfig::default()), current: BTreeMap::new(), index_of: BTreeMap::new(), xid: 0 };
+    let ops: Vec<Value> = script.ops.iter().enumerate().map(|(i, op)| r.step(i, op)).collect();
+    json!({ "name": script.name, "ops": ops, "final_tree": r.final_tree() })
+}
+
+impl Runner {
+    fn step(&mut self, i: usize, op: &ScriptOp) -> Value {
+        let now = i as u64;
+        let outputs = match (&op.action, self.current.get(&op.s).copied()) {
+            (Action::Connect { timeout_ms }, _) => self.server.handle(now, Input::Connect { timeout_ms: *timeout_ms }),
+            (Action::Close, Some(session)) => self.server.handle(now, Input::Close { session }),
+            (Action::Expire, Some(session)) => self.server.handle(now, Input::Expire { session }),
+            (Action::Request(request), Some(session)) => {
+                self.xid += 1;
+                self.server.handle(now, Input::Request { session, xid: self.xid, request: request.clone() })
+            }
+            (_, None) => Vec::new(),
+        };
+        let mut events: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut result = None;
+        for o in outputs {
+            match o {
+                Output::Notify { session, event } => {
+                    let idx = self.index_of.get(&session).copied().unwrap_or(-1);
+                    events.entry(idx.to_string()).or_default().push(json!({"type": event.kind.wire_name(), "path": event.path}));
+                }
+                Output::Connected { session, zxid, .. } => {
+                    self.current.insert(op.s, session);
+                    self.index_of.insert(session, op.s);
+                    result = Some(json!({"ok": true, "zxid": zxid}));
+                }
+                Output::SessionEnded { session, zxid, .. } if Some(&session) == self.current.get(&op.s) => {
+                    result = Some(json!({"ok": true, "zxid": zxid}));
+                }
+                Output::Reply { zxid, result: r, .. } => result = Some(self.reply(zxid, r)),
+                _ => {}
+            }
+        }
+        let result = result.unwrap_or_else(|| error(ErrorCode::SessionExpired, self.server.last_zxid()));
+        json!({"i": i, "op": op.echo, "result": result, "events": events})
+    }
+
+    fn reply(&self, zxid: Zxid, r: Result<Response, ErrorCode>) -> Value {
+        let resp = match r {
+            Err(e) => return error(e, zxid),
+            Ok(resp) => resp,
+        };
+        let mut v = match resp {
+            Response::Create { path, stat } => json!({"path": path, "stat": self.stat(&stat)}),
+            Response::Delete | Response::Check => json!({}),
+            Response::Exists { stat } => json!({"stat": stat.map(|s| self.stat(&s))}),
+            Response::GetData { data, stat } => json!({"data": data_value(&data), "stat": self.stat(&stat)}),
+            Response::SetData { stat } => json!({"stat": self.stat(&stat)}),
+            Response::GetChildren { children, stat } => json!({"children": children, "stat": self.stat(&stat)}),
+            Response::Sync { path } => json!({"path": path}),
+            ref multi @ Response::Multi(ref results) => return self.multi(multi.multi_error(), results, zxid),
+        };
+        let m = v.as_object_mut().expect("object");
+        m.insert("ok".into(), json!(true));
+        m.insert("zxid".into(), json!(zxid));
+        v
+    }
+
+    fn multi(&self, failed: Option<ErrorCode>, results: &[MultiResult], zxid: Zxid) -> Value {
+        let results: Vec<Value> = results
+            .iter()
+            .map(|r| match r {
+                MultiResult::Create { path } => json!({"ok": true, "path": path}),
+                MultiResult::Delete | MultiResult::Check => json!({"ok": true}),
+                MultiResult::SetData { stat } => json!({"ok": true, "stat": self.stat(stat)}),
+                MultiResult::Error(e) => json!({"ok": false, "err": e.kazoo_name(), "code": e.code()}),
+            })
+            .collect();
+        match failed {
+            None => json!({"ok": true, "results": results, "zxid": zxid}),
+            Some(e) => json!({"ok": false, "err": e.kazoo_name(), "code": e.code(), "results": results, "zxid": zxid}),
+        }
+    }
+
+    fn stat(&self, s: &Stat) -> Value {
+        let owner = (s.ephemeral_owner != 0).then(|| self.index_of.get(&SessionId(s.ephemeral_owner)).copied()).flatten();
+        json!({
+            "czxid": zxid_value(s.czxid), "mzxid": zxid_value(s.mzxid), "pzxid": zxid_value(s.pzxid),
+            "version": s.version, "cversion": s.cversion, "aversion": s.aversion,
+            "dataLength": s.data_length, "numChildren": s.num_children,
+            "ephemeral": s.ephemeral_owner != 0, "owner": owner,
+        })
+    }
+
+    fn final_tree(&self) -> Value {
+        let mut m = Map::new();
+        for (path, node) in self.server.tree().iter() {
+            if crate::engine::path::is_special(path) {
+                continue;
+            }
+            m.insert(path.to_string(), json!({"data": data_value(&node.data), "stat": self.stat(&node.stat())}));
+        }
+        Value::Object(m)
+    }
+}
+
+fn error(e: ErrorCode, zxid: Zxid) -> Value {
+    json!({"ok": false, "err": e.kazoo_name(), "code": e.code(), "zxid": zxid})
+}
+
+/// Zxids from before the script (the fresh tree's 0) print as `"pre"`.
+fn zxid_value(z: Zxid) -> Value {
+    if z <= 0 {
+        json!("pre")
+    } else {
+        json!(z)
+    }
+}
+
+fn data_value(d: &Option<Vec<u8>>) -> Value {
+    match d {
+        None => Value::Null,
+        Some(bytes) => json!(String::from_utf8_lossy(bytes)),
+    }
+}
