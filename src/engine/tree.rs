@@ -86,7 +86,10 @@ impl DataTree {
         zk.children.extend(["config".to_string(), "quota".to_string()]);
         nodes.insert("/".into(), root);
         nodes.insert("/zookeeper".into(), zk);
-        nodes.insert("/zookeeper/config".into(), empty());
+        // `addConfigNode` sets a read-only ACL with version -1, so its aversion shows -1.
+        let mut config = empty();
+        config.aversion = -1;
+        nodes.insert("/zookeeper/config".into(), config);
         nodes.insert("/zookeeper/quota".into(), empty());
         DataTree { nodes, ephemerals: BTreeMap::new(), containers: BTreeSet::new() }
     }
