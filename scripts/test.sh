@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets up what is missing, then runs every test: native cargo tests, the release wasm build,
+# and the end-to-end tests in headless Chromium against the built dist/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+scripts/setup.sh test
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+echo "== native tests (cargo test)"
+cargo test --locked
+
+echo "== release build of the wasm app (trunk build --release --offline)"
+trunk build --release --offline
+ls -l dist/*.wasm
+
+echo "== end-to-end tests in headless Chromium"
+node tests/e2e/run.mjs
+
+echo "== all tests passed in $(( $(date +%s) - start )) s"

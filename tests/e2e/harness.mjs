@@ -1,0 +1,62 @@
+// Shared helpers for the browser tests: a static file server for dist/ on 127.0.0.1 (also under
+// a sub-path), Debian's Chromium through playwright-core, and failure screenshots.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const DIST = path.join(ROOT, 'dist');
+export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+  '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
+
+/** Serves dist/ at `/` and at `/nested/sub/path/`; resolves to { url, subUrl, close }. */
+export function serveDist() {
+  const server = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/nested\/sub\/path\//, '/');
+    if (p.endsWith('/')) p += 'index.html';
+    const file = path.join(DIST, path.normalize(p));
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404); res.end('not found'); return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    resolve({ url: `${base}/`, subUrl: `${base}/nested/sub/path/`, close: () => server.close() });
+  }));
+}
+
+/** Launches Debian's Chromium headless with a fresh profile and the flags this machine needs. */
+export async function launch() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-e2e-'));
+  return chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens a page that records console errors, page errors and requests leaving `origin`. */
+export async function watchedPage(context, origin) {
+  const page = await context.newPage();
+  const problems = { consoleErrors: [], pageErrors: [], foreignRequests: [] };
+  page.on('console', (m) => { if (m.type() === 'error') problems.consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) problems.foreignRequests.push(u);
+  });
+  return { page, problems };
+}
+
+/** Saves a screenshot named after the test and prints where it went. */
+export async function screenshotOnFailure(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name.replace(/[^a-z0-9]+/gi, '_')}.png`);
+  try { await page.screenshot({ path: file, fullPage: true }); console.error(`screenshot of the failure: ${file}`); } catch { /* page gone */ }
+}

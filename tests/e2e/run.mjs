@@ -1,0 +1,21 @@
+// Runs every browser test (tests/e2e/*.test.mjs) with node's test runner.
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = path.dirname(new URL(import.meta.url).pathname);
+if (!fs.existsSync(path.join(dir, '../../dist/index.html'))) {
+  console.error('dist/ is missing: run `trunk build --release --offline` first (scripts/test.sh does).');
+  process.exit(2);
+}
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join(dir, f));
+let failed = 0; let passed = 0;
+const stream = run({ files, concurrency: 1 });
+stream.on('test:fail', (e) => { if (e.details?.type !== 'suite') failed += 1; });
+stream.on('test:pass', (e) => { if (e.details?.type !== 'suite') passed += 1; });
+stream.compose(spec).pipe(process.stdout);
+stream.on('end', () => {
+  console.log(`\ne2e: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+});

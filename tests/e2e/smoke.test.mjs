@@ -1,0 +1,39 @@
+// The app shell mounts in real headless Chromium, from the root and from a sub-path, with no
+// console errors and no request to another origin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, watchedPage, screenshotOnFailure } from './harness.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.close(); });
+
+async function check(url, name) {
+  const { page, problems } = await watchedPage(browser, new URL(url).origin);
+  try {
+    await page.goto(url);
+    await page.locator('.ls-title').waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('.ls-title').innerText(), 'Lockstep');
+    // The engine runs in wasm: three sessions queued three lock nodes.
+    await page.locator('[data-path="/locks/lock-0000000002"]').waitFor();
+    await page.fill('#ls-clients', '5');
+    await page.locator('[data-path="/locks/lock-0000000004"]').waitFor();
+    const bg = await page.evaluate(() => getComputedStyle(document.body).margin);
+    assert.equal(bg, '0px', 'styles from styles/ are applied');
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } catch (e) {
+    await screenshotOnFailure(page, name);
+    throw e;
+  } finally {
+    await page.close();
+  }
+}
+
+test('the app mounts from the site root', () => check(srv.url, 'smoke-root'));
+test('the app mounts from a sub-path (relative asset paths)', () => check(srv.subUrl, 'smoke-subpath'));
+test('the favicon is served from public/', async () => {
+  const res = await fetch(new URL('favicon.svg', srv.url));
+  assert.equal(res.status, 200);
+});
