@@ -33,7 +33,11 @@ async function check(url, name) {
 
 test('the app mounts from the site root', () => check(srv.url, 'smoke-root'));
 test('the app mounts from a sub-path (relative asset paths)', () => check(srv.subUrl, 'smoke-subpath'));
-test('the favicon is served from public/', async () => {
-  const res = await fetch(new URL('favicon.svg', srv.url));
+test('the favicon from public/ is linked and served', async () => {
+  const html = await (await fetch(srv.url)).text();
+  const href = html.match(/<link rel="icon" href="([^"]+)"/)?.[1];
+  assert.ok(href, 'index.html links an icon');
+  const res = await fetch(new URL(href, srv.url));
   assert.equal(res.status, 200);
+  assert.match(await res.text(), /<svg/);
 });
