@@ -7,7 +7,9 @@
 //! - `ui` (wasm32 only): the Leptos app.
 
 pub mod engine;
+pub mod recipes;
 pub mod replay;
+pub mod sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

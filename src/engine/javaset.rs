@@ -23,7 +23,7 @@ fn table_size_for(c: usize) -> usize {
 }
 
 /// An insertion-ordered-per-bucket set of strings that iterates like a Java `HashSet`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct JavaHashSet {
     buckets: Vec<Vec<String>>,
     len: usize,

@@ -6,7 +6,7 @@
 //! character outside the Basic Multilingual Plane (encoded as surrogates) is rejected.
 
 /// Why `PathUtils.validatePath` refused a path (the message it would log).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct InvalidPath(pub String);
 
 /// `PathUtils.validatePath`: the full check applied to a created path, setData and check.

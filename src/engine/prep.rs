@@ -9,7 +9,7 @@ use super::tree::DataTree;
 use super::types::{CreateMode, ErrorCode, NodeKind, SessionId};
 
 /// A validated change, applied later in zxid order (`Txn` records).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Txn {
     Create { path: String, data: Data, kind: NodeKind, parent_counter: i32 },
     Delete { path: String },
@@ -20,7 +20,7 @@ pub enum Txn {
 }
 
 /// What validation needs to know of a node (`ChangeRecord`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Rec {
     version: i32,
     counter: i32,

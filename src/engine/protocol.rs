@@ -9,7 +9,7 @@ pub type Data = Option<Vec<u8>>;
 
 /// A client request (the opcodes a lock needs; create is `create2`, getChildren is
 /// `getChildren2`, so both return a Stat).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Request {
     Create { path: String, data: Data, mode: CreateMode },
     Delete { path: String, version: i32 },
@@ -48,7 +48,7 @@ impl Request {
 }
 
 /// One operation inside a multi (create is a plain `create`: its result carries no Stat).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MultiOp {
     Create { path: String, data: Data, mode: CreateMode },
     Delete { path: String, version: i32 },
@@ -57,7 +57,7 @@ pub enum MultiOp {
 }
 
 /// A successful single-op response.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Response {
     Create { path: String, stat: Stat },
     Delete,
@@ -73,7 +73,7 @@ pub enum Response {
 }
 
 /// One multi sub-result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MultiResult {
     Create { path: String },
     Delete,
@@ -94,7 +94,7 @@ impl Response {
 }
 
 /// The client's watch tables, sent on reconnect (`SetWatches`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClientWatches {
     pub data: Vec<String>,
     pub exist: Vec<String>,
@@ -102,7 +102,7 @@ pub struct ClientWatches {
 }
 
 /// Everything that can happen to the server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Input {
     /// A new client connects and asks for a session with this timeout.
     Connect { timeout_ms: u64 },
@@ -121,7 +121,7 @@ pub enum Input {
 }
 
 /// Everything the server sends or does that someone can observe.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Output {
     /// Connect reply. For a new session `zxid` is its createSession transaction.
     Connected { session: SessionId, timeout_ms: u64, zxid: Zxid, new_session: bool },

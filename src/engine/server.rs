@@ -13,7 +13,7 @@ use super::types::{ErrorCode, EventType, SessionId, Time, WatchedEvent, Zxid};
 use super::watch::{WatchTable, Watches};
 
 /// Server settings (`zoo.cfg` and system properties that matter here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ServerConfig {
     /// tickTime in logical ms: sessions are clamped to 2–20 ticks and expire on tick boundaries.
     pub tick_time_ms: u64,
@@ -28,7 +28,7 @@ impl Default for ServerConfig {
 }
 
 /// A standalone ZooKeeper 3.8 server.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Server {
     pub(super) tree: DataTree,
     pub(super) sessions: SessionTracker,

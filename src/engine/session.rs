@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::types::{SessionId, Time};
 
 /// One live session as the tracker sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Session {
     pub id: SessionId,
     /// The negotiated timeout (ms).
@@ -18,7 +18,7 @@ pub struct Session {
 }
 
 /// All sessions, keyed by id (ordered, so expiry within a bucket is deterministic).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionTracker {
     sessions: BTreeMap<SessionId, Session>,
     next_id: u64,

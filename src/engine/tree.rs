@@ -8,7 +8,7 @@ use super::path;
 use super::types::{NodeKind, SessionId, Stat, Time, Zxid};
 
 /// One znode as the server stores it (`DataNode` + `StatPersisted`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Znode {
     pub data: Option<Vec<u8>>,
     pub kind: NodeKind,
@@ -61,7 +61,7 @@ impl Znode {
 }
 
 /// The whole tree. Keys are canonical paths; the root is `/` and also answers to `""`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DataTree {
     nodes: BTreeMap<String, Znode>,
     ephemerals: BTreeMap<SessionId, JavaHashSet>,

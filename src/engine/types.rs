@@ -24,7 +24,7 @@ impl std::fmt::Display for SessionId {
 }
 
 /// The create modes of `CreateMode.java` (TTL modes exist only to be refused).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CreateMode {
     Persistent,
@@ -54,7 +54,7 @@ impl CreateMode {
 }
 
 /// What the hidden 64-bit `ephemeralOwner` field encodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum NodeKind {
     Persistent,
     Ephemeral(SessionId),
@@ -72,7 +72,7 @@ impl NodeKind {
 }
 
 /// The client-visible Stat (ctime/mtime are logical milliseconds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Stat {
     pub czxid: Zxid,
     pub mzxid: Zxid,
@@ -88,7 +88,7 @@ pub struct Stat {
 }
 
 /// `KeeperException.Code`: the error codes the engine can produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ErrorCode {
     /// Multi only: this op was fine but the multi failed (`ErrorResult(0)`).
     RolledBack,
@@ -143,7 +143,7 @@ impl ErrorCode {
 }
 
 /// Watch event types (`Watcher.Event.EventType`) carried by server notifications.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum EventType {
     NodeCreated,
     NodeDeleted,
@@ -163,7 +163,7 @@ impl EventType {
 }
 
 /// One server notification: type and path (state is always SyncConnected).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WatchedEvent {
     pub kind: EventType,
     pub path: String,

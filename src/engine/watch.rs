@@ -14,7 +14,7 @@ pub enum WatchTable {
 }
 
 /// Both tables: path → sessions watching it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
     data: BTreeMap<String, BTreeSet<SessionId>>,
     child: BTreeMap<String, BTreeSet<SessionId>>,

@@ -1,0 +1,136 @@
+//! Two broken recipes that circulate in tutorials, reproduced faithfully for teaching.
+//!
+//! `no_recheck` — the sequential recipe minus step 5's re-check:
+//! 1. Create `/locks/lock-` EPHEMERAL_SEQUENTIAL, list, and watch the immediate predecessor.
+//! 2. When the predecessor's watch fires, conclude "I am first now" and hold the lock — without
+//!    listing again.
+//! 3. Broken when a *middle* waiter leaves (gives up, crashes, its session expires): the node
+//!    behind it wakes and takes the lock although the holder in front still has it. Two holders.
+//!
+//! `lost_wakeup` — a single-node lock that subscribes too late and waits for the wrong thing:
+//! 1. Create `/lock` EPHEMERAL. NodeExists → only now call `exists("/lock", watch=true)`.
+//! 2. Whatever exists answers, wait for a NodeDeleted event.
+//! 3. Broken when the holder releases between the failed create and the exists call: exists
+//!    finds nothing and arms a *creation* watch; the NodeDeleted it waits for was already sent
+//!    to nobody. It waits forever (or, if someone else creates the node, it ignores the
+//!    NodeCreated and then has no watch at all).
+
+use super::decide::{gets_the_lock, name_of, sorted, Verdict};
+use super::sequential::list;
+use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, LOCK_DIR, LOCK_NODE};
+use crate::engine::{CreateMode, ErrorCode, EventType, Request, Response};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoRecheck {
+    pub phase: Phase,
+    pub my_node: Option<String>,
+    token: i64,
+}
+
+impl NoRecheck {
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        match input {
+            RecipeIn::Acquire if self.phase == Phase::Idle => {
+                self.phase = Phase::Creating;
+                vec![RecipeOut::Send(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+            }
+            RecipeIn::Release if self.phase == Phase::Holding => {
+                self.phase = Phase::Releasing;
+                let path = self.my_node.clone().unwrap_or_default();
+                vec![RecipeOut::Send(Request::Delete { path, version: -1 })]
+            }
+            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.hold(),
+            RecipeIn::Reply { request, result } => self.reply(request, result),
+            _ => Vec::new(),
+        }
+    }
+
+    fn hold(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Holding;
+        vec![RecipeOut::Acquired { token: self.token }]
+    }
+
+    fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        match (&request, result) {
+            (Request::Create { .. }, r @ Ok(_)) => {
+                let (path, token) = czxid_of(&r).unwrap_or_default();
+                self.my_node = Some(path);
+                self.token = token;
+                self.phase = Phase::Listing;
+                vec![RecipeOut::Send(list())]
+            }
+            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
+                let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
+                match gets_the_lock(&sorted(&children, &["lock-"]), &mine, 1) {
+                    Verdict::WaitFor(p) => {
+                        let path = format!("{LOCK_DIR}/{p}");
+                        self.phase = Phase::Watching(path.clone());
+                        vec![RecipeOut::Send(Request::Exists { path, watch: true })]
+                    }
+                    _ => self.hold(),
+                }
+            }
+            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.hold(),
+            (Request::Delete { .. }, _) => {
+                self.phase = Phase::Idle;
+                self.my_node = None;
+                vec![RecipeOut::Released]
+            }
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LostWakeup {
+    pub phase: Phase,
+    pub my_node: Option<String>,
+}
+
+fn create() -> Request {
+    Request::Create { path: LOCK_NODE.into(), data: Some(Vec::new()), mode: CreateMode::Ephemeral }
+}
+
+impl LostWakeup {
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        match input {
+            RecipeIn::Acquire if self.phase == Phase::Idle => {
+                self.phase = Phase::Creating;
+                vec![RecipeOut::Send(create())]
+            }
+            RecipeIn::Release if self.phase == Phase::Holding => {
+                self.phase = Phase::Releasing;
+                vec![RecipeOut::Send(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+            }
+            RecipeIn::Event(e) if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) => {
+                self.phase = Phase::Creating;
+                vec![RecipeOut::Send(create())]
+            }
+            RecipeIn::Reply { request, result } => self.reply(request, result),
+            _ => Vec::new(),
+        }
+    }
+
+    fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        match (&request, &result) {
+            (Request::Create { .. }, Ok(_)) => {
+                let (path, token) = czxid_of(&result).unwrap_or_default();
+                self.my_node = Some(path);
+                self.phase = Phase::Holding;
+                vec![RecipeOut::Acquired { token }]
+            }
+            (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
+                self.phase = Phase::Waiting(LOCK_NODE.into());
+                vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+            }
+            (Request::Delete { .. }, _) => {
+                self.phase = Phase::Idle;
+                self.my_node = None;
+                vec![RecipeOut::Released]
+            }
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            _ => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Client-side lock recipes as sans-IO state machines.
+//!
+//! A recipe never does IO: it takes one [`RecipeIn`] (the application's wish, a reply, a watch
+//! event, a session event, a timeout) and answers with [`RecipeOut`]s (requests to send, "you
+//! hold the lock", "released", failures). Its [`Phase`] is what the UI shows and narrates. The
+//! lock decisions themselves are pure functions in [`decide`], table-tested like Curator's
+//! `getsTheLock`. Recipes are an enum, not trait objects, so worlds stay `Clone + Eq + Hash`.
+
+pub mod broken;
+pub mod curator;
+pub mod decide;
+pub mod naive;
+pub mod rwlock;
+pub mod sequential;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
+
+/// The lock directory every sequential recipe uses, and the naive recipes' single lock node.
+pub const LOCK_DIR: &str = "/locks";
+pub const LOCK_NODE: &str = "/lock";
+
+/// What the client library tells a recipe about its session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SessionEvent {
+    /// The connection broke (read timeout, lost reply): the session may still be alive.
+    Disconnected,
+    /// Reconnected to the same session in time: ephemerals and watches survived.
+    Reconnected,
+    /// The server said the session is gone: its ephemerals were deleted.
+    Expired,
+    /// The library opened a fresh session after an expiry.
+    NewSession,
+}
+
+/// Inputs to a recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecipeIn {
+    Acquire,
+    Release,
+    Reply { request: Request, result: Result<Response, ErrorCode> },
+    Event(WatchedEvent),
+    Session(SessionEvent),
+    /// The acquire deadline passed (recipes that support timeouts).
+    Timeout,
+}
+
+/// Why an acquire or release did not succeed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Failure {
+    Timeout,
+    /// Curator's IllegalMonitorStateException("You do not own the lock").
+    NotOwner,
+    Error(ErrorCode),
+}
+
+/// Outputs of a recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecipeOut {
+    Send(Request),
+    /// The application now holds the lock; `token` is the lock node's czxid (a fencing token).
+    Acquired { token: i64 },
+    Released,
+    Failed(Failure),
+    /// The recipe learned it no longer holds the lock (its session expired).
+    Lost,
+}
+
+/// The named phase the UI shows.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    Idle,
+    Creating,
+    Listing,
+    /// Waiting for a watch on this path to fire.
+    Watching(String),
+    Holding,
+    Releasing,
+    /// Waiting for a deletion that can no longer be announced (the `lost_wakeup` bug).
+    Waiting(String),
+}
+
+/// How a lock is held: exclusively, or shared with other holders (read locks, semaphores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HoldMode {
+    Exclusive,
+    Shared,
+}
+
+/// Which recipe a client runs (the scenario's choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecipeKind {
+    None,
+    Naive,
+    Sequential,
+    Curator,
+    Rwlock,
+    NoRecheck,
+    LostWakeup,
+}
+
+impl RecipeKind {
+    pub const ALL: [RecipeKind; 7] = [
+        RecipeKind::Naive,
+        RecipeKind::Sequential,
+        RecipeKind::Curator,
+        RecipeKind::Rwlock,
+        RecipeKind::NoRecheck,
+        RecipeKind::LostWakeup,
+        RecipeKind::None,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RecipeKind::None => "none",
+            RecipeKind::Naive => "naive",
+            RecipeKind::Sequential => "sequential",
+            RecipeKind::Curator => "curator",
+            RecipeKind::Rwlock => "rwlock",
+            RecipeKind::NoRecheck => "no_recheck",
+            RecipeKind::LostWakeup => "lost_wakeup",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RecipeKind> {
+        RecipeKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Per-client recipe settings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecipeConfig {
+    pub kind: RecipeKind,
+    /// For `rwlock`: this client takes the write lock (else the read lock).
+    pub writer: bool,
+    /// For `curator`: leases (1 = mutex, >1 = semaphore-like).
+    pub max_leases: u32,
+    /// Seed for this client's protection UUIDs.
+    pub uuid_seed: u64,
+}
+
+/// A recipe instance.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Recipe {
+    None(NoLock),
+    Naive(naive::Naive),
+    Sequential(sequential::Sequential),
+    Curator(curator::Curator),
+    Rwlock(curator::Curator),
+    NoRecheck(broken::NoRecheck),
+    LostWakeup(broken::LostWakeup),
+}
+
+macro_rules! each {
+    ($self:expr, $r:ident => $body:expr) => {
+        match $self {
+            Recipe::None($r) => $body,
+            Recipe::Naive($r) => $body,
+            Recipe::Sequential($r) => $body,
+            Recipe::Curator($r) => $body,
+            Recipe::Rwlock($r) => $body,
+            Recipe::NoRecheck($r) => $body,
+            Recipe::LostWakeup($r) => $body,
+        }
+    };
+}
+
+impl Recipe {
+    pub fn new(cfg: &RecipeConfig) -> Recipe {
+        match cfg.kind {
+            RecipeKind::None => Recipe::None(NoLock::default()),
+            RecipeKind::Naive => Recipe::Naive(naive::Naive::default()),
+            RecipeKind::Sequential => Recipe::Sequential(sequential::Sequential::default()),
+            RecipeKind::Curator => Recipe::Curator(curator::Curator::new(cfg.max_leases.max(1), cfg.uuid_seed)),
+            RecipeKind::Rwlock => Recipe::Rwlock(rwlock::RwLock::new(cfg.writer, cfg.uuid_seed)),
+            RecipeKind::NoRecheck => Recipe::NoRecheck(broken::NoRecheck::default()),
+            RecipeKind::LostWakeup => Recipe::LostWakeup(broken::LostWakeup::default()),
+        }
+    }
+
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        each!(self, r => r.handle(input))
+    }
+
+    pub fn phase(&self) -> Phase {
+        each!(self, r => r.phase.clone())
+    }
+
+    /// The lock node this client believes is its own.
+    pub fn my_node(&self) -> Option<&str> {
+        each!(self, r => r.my_node.as_deref())
+    }
+
+    pub fn holding(&self) -> bool {
+        self.phase() == Phase::Holding
+    }
+
+    pub fn hold_mode(&self) -> HoldMode {
+        match self {
+            Recipe::Rwlock(r) if r.flavor == curator::Flavor::Read => HoldMode::Shared,
+            Recipe::Curator(c) if c.max_leases > 1 => HoldMode::Shared,
+            _ => HoldMode::Exclusive,
+        }
+    }
+
+    /// Reentrancy count (Curator only; 1 while held otherwise).
+    pub fn hold_count(&self) -> u32 {
+        match self {
+            Recipe::Curator(c) | Recipe::Rwlock(c) => c.count,
+            _ => u32::from(self.holding()),
+        }
+    }
+}
+
+/// No lock at all (the "ten machines without a lock" baseline): acquiring always succeeds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoLock {
+    pub phase: Phase,
+    pub my_node: Option<String>,
+}
+
+impl Default for Phase {
+    fn default() -> Self {
+        Phase::Idle
+    }
+}
+
+impl NoLock {
+    fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        match input {
+            RecipeIn::Acquire => {
+                self.phase = Phase::Holding;
+                vec![RecipeOut::Acquired { token: 0 }]
+            }
+            RecipeIn::Release => {
+                self.phase = Phase::Idle;
+                vec![RecipeOut::Released]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Builds a create request for an ephemeral-sequential node.
+pub(crate) fn create_seq(path: String, data: &[u8]) -> Request {
+    Request::Create { path, data: Some(data.to_vec()), mode: crate::engine::CreateMode::EphemeralSequential }
+}
+
+/// The czxid from a create reply, used as the fencing token.
+pub(crate) fn czxid_of(result: &Result<Response, ErrorCode>) -> Option<(String, i64)> {
+    match result {
+        Ok(Response::Create { path, stat }) => Some((path.clone(), stat.czxid)),
+        _ => None,
+    }
+}

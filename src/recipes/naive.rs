@@ -1,0 +1,126 @@
+//! The naive single-node lock, and why it stampedes (the herd effect).
+//!
+//! 1. Acquire: create `/lock` as an EPHEMERAL node. Success means we hold the lock; the node's
+//!    czxid is our fencing token.
+//! 2. NodeExists: someone holds it. Call `exists("/lock", watch=true)`.
+//! 3. If exists says the node is already gone, go back to 1 at once (never wait for a deletion
+//!    that already happened: that is the `lost_wakeup` bug).
+//! 4. Otherwise wait. When the watch fires (NodeDeleted), go back to 1.
+//! 5. Release: delete `/lock`. Every waiter's watch fires at once and all of them race to
+//!    create the node again; one wins, the others fail and watch again. N waiters cost N
+//!    notifications, N creates and N−1 exists per hand-off: the herd effect.
+//! 6. If the session expires while holding, the server deleted the node: the lock is lost.
+
+use super::{czxid_of, Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_NODE};
+use crate::engine::{CreateMode, ErrorCode, Request, Response};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Naive {
+    pub phase: Phase,
+    pub my_node: Option<String>,
+    /// Waiting for a new session before retrying.
+    restart_on_session: bool,
+}
+
+fn create() -> Request {
+    Request::Create { path: LOCK_NODE.into(), data: Some(Vec::new()), mode: CreateMode::Ephemeral }
+}
+
+impl Naive {
+    fn try_create(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Creating;
+        vec![RecipeOut::Send(create())]
+    }
+
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        match input {
+            RecipeIn::Acquire if self.phase == Phase::Idle => self.try_create(),
+            RecipeIn::Release if self.phase == Phase::Holding => {
+                self.phase = Phase::Releasing;
+                vec![RecipeOut::Send(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+            }
+            RecipeIn::Reply { request, result } => self.reply(request, result),
+            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.try_create(),
+            RecipeIn::Session(e) => self.session(e),
+            _ => Vec::new(),
+        }
+    }
+
+    fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        match (&request, &result) {
+            (Request::Create { .. }, Ok(_)) => {
+                let (path, token) = czxid_of(&result).unwrap_or_default();
+                self.my_node = Some(path);
+                self.phase = Phase::Holding;
+                vec![RecipeOut::Acquired { token }]
+            }
+            (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
+                self.phase = Phase::Watching(LOCK_NODE.into());
+                vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+            }
+            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.try_create(),
+            (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (Request::Create { .. } | Request::Exists { .. }, Err(ErrorCode::SessionExpired)) => {
+                self.restart_on_session = true;
+                Vec::new()
+            }
+            (Request::Delete { .. }, Err(_)) => self.released(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn released(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Idle;
+        self.my_node = None;
+        vec![RecipeOut::Released]
+    }
+
+    fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
+        match e {
+            SessionEvent::Expired if self.phase == Phase::Holding => {
+                self.phase = Phase::Idle;
+                self.my_node = None;
+                vec![RecipeOut::Lost]
+            }
+            SessionEvent::Expired if self.phase != Phase::Idle && self.phase != Phase::Releasing => {
+                self.restart_on_session = true;
+                Vec::new()
+            }
+            SessionEvent::NewSession if std::mem::take(&mut self.restart_on_session) => self.try_create(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Stat;
+
+    fn stat(czxid: i64) -> Stat {
+        Stat { czxid, mzxid: czxid, ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeral_owner: 1, data_length: 0, num_children: 0, pzxid: czxid }
+    }
+
+    #[test]
+    fn node_exists_then_watch_then_retry_on_deletion() {
+        let mut n = Naive::default();
+        assert_eq!(n.handle(RecipeIn::Acquire), vec![RecipeOut::Send(create())]);
+        let out = n.handle(RecipeIn::Reply { request: create(), result: Err(ErrorCode::NodeExists) });
+        assert_eq!(out, vec![RecipeOut::Send(Request::Exists { path: "/lock".into(), watch: true })]);
+        let ev = crate::engine::WatchedEvent { kind: crate::engine::EventType::NodeDeleted, path: "/lock".into() };
+        assert_eq!(n.handle(RecipeIn::Event(ev)), vec![RecipeOut::Send(create())]);
+        let ok = Ok(Response::Create { path: "/lock".into(), stat: stat(9) });
+        assert_eq!(n.handle(RecipeIn::Reply { request: create(), result: ok }), vec![RecipeOut::Acquired { token: 9 }]);
+    }
+
+    #[test]
+    fn exists_finding_nothing_retries_at_once() {
+        let mut n = Naive::default();
+        n.handle(RecipeIn::Acquire);
+        n.handle(RecipeIn::Reply { request: create(), result: Err(ErrorCode::NodeExists) });
+        let req = Request::Exists { path: "/lock".into(), watch: true };
+        let out = n.handle(RecipeIn::Reply { request: req, result: Ok(Response::Exists { stat: None }) });
+        assert_eq!(out, vec![RecipeOut::Send(create())]);
+    }
+}

@@ -1,0 +1,127 @@
+//! The ZooKeeper lock recipe (recipes.md "Locks"): a queue of ephemeral-sequential nodes.
+//!
+//! 1. Create `/locks/lock-` as EPHEMERAL_SEQUENTIAL; the server appends the parent's counter
+//!    (`lock-0000000007`). (If `/locks` is missing, create it and retry.)
+//! 2. `getChildren("/locks")` without a watch, and sort by the sequence suffix.
+//! 3. If our node is the lowest, we hold the lock (token: our node's czxid).
+//! 4. Otherwise `exists(predecessor, watch=true)` on the node just below ours — only that one,
+//!    so a release wakes exactly one waiter (no herd).
+//! 5. If exists says the predecessor is already gone, go to 2; else wait for its watch, then go
+//!    to 2. Never assume "predecessor gone" means "I hold it": it may have left while older
+//!    nodes remain (that mistake is the `no_recheck` recipe).
+//! 6. Release: delete our node.
+//! 7. This version has no GUID in its node names: if a create's reply is lost (ConnectionLoss),
+//!    it creates again and leaves an orphan node owned by its own live session, which can block
+//!    the queue until the session ends. Curator's protection mode fixes that (see `curator`).
+
+use super::decide::{gets_the_lock, name_of, sorted, Verdict};
+use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_DIR};
+use crate::engine::{CreateMode, ErrorCode, Request, Response};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sequential {
+    pub phase: Phase,
+    pub my_node: Option<String>,
+    token: i64,
+    restart_on_session: bool,
+}
+
+pub(crate) fn list() -> Request {
+    Request::GetChildren { path: LOCK_DIR.into(), watch: false }
+}
+
+impl Sequential {
+    fn create(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Creating;
+        vec![RecipeOut::Send(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+    }
+
+    fn relist(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Listing;
+        vec![RecipeOut::Send(list())]
+    }
+
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+        match input {
+            RecipeIn::Acquire if self.phase == Phase::Idle => self.create(),
+            RecipeIn::Release if self.phase == Phase::Holding => {
+                self.phase = Phase::Releasing;
+                let path = self.my_node.clone().unwrap_or_default();
+                vec![RecipeOut::Send(Request::Delete { path, version: -1 })]
+            }
+            RecipeIn::Reply { request, result } => self.reply(request, result),
+            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
+            RecipeIn::Session(e) => self.session(e),
+            _ => Vec::new(),
+        }
+    }
+
+    fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        match (&request, result) {
+            (Request::Create { path, .. }, Err(ErrorCode::NoNode)) if path.starts_with(LOCK_DIR) => {
+                let parent = Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Persistent };
+                vec![RecipeOut::Send(parent)]
+            }
+            (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists)) if path == LOCK_DIR => self.create(),
+            (Request::Create { .. }, r @ Ok(_)) => {
+                let (path, token) = czxid_of(&r).unwrap_or_default();
+                self.my_node = Some(path);
+                self.token = token;
+                self.relist()
+            }
+            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => self.decide(&children),
+            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.relist(),
+            (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (Request::Delete { .. }, Err(_)) => self.released(),
+            (_, Err(ErrorCode::SessionExpired)) => {
+                self.restart_on_session = true;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn decide(&mut self, children: &[String]) -> Vec<RecipeOut> {
+        let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
+        let order = sorted(children, &["lock-"]);
+        match gets_the_lock(&order, &mine, 1) {
+            Verdict::Holds => {
+                self.phase = Phase::Holding;
+                vec![RecipeOut::Acquired { token: self.token }]
+            }
+            Verdict::WaitFor(p) => {
+                let path = format!("{LOCK_DIR}/{p}");
+                self.phase = Phase::Watching(path.clone());
+                vec![RecipeOut::Send(Request::Exists { path, watch: true })]
+            }
+            Verdict::Missing => {
+                self.my_node = None;
+                self.create()
+            }
+        }
+    }
+
+    fn released(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Idle;
+        self.my_node = None;
+        vec![RecipeOut::Released]
+    }
+
+    fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
+        match e {
+            SessionEvent::Expired if self.phase == Phase::Holding => {
+                self.phase = Phase::Idle;
+                self.my_node = None;
+                vec![RecipeOut::Lost]
+            }
+            SessionEvent::Expired if !matches!(self.phase, Phase::Idle | Phase::Releasing) => {
+                self.my_node = None;
+                self.restart_on_session = true;
+                Vec::new()
+            }
+            SessionEvent::NewSession if std::mem::take(&mut self.restart_on_session) => self.create(),
+            _ => Vec::new(),
+        }
+    }
+}

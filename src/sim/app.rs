@@ -1,0 +1,178 @@
+//! The application loop around a lock: acquire, read the protected resource, work for a while,
+//! write back (writers only), release, think, repeat.
+
+use serde::{Deserialize, Serialize};
+
+use super::rng::SimRng;
+use super::types::{ResDown, ResUp, Tick};
+use crate::recipes::{Failure, RecipeIn};
+
+/// Where the application is in its loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AppState {
+    /// Not using the lock; starts again at `next_start` (if rounds remain).
+    Idle,
+    Acquiring,
+    Reading,
+    Working { until: Tick },
+    Writing,
+    Releasing,
+    Done,
+}
+
+/// How the application behaves (from the scenario).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AppConfig {
+    pub hold_min: Tick,
+    pub hold_max: Tick,
+    pub think_min: Tick,
+    pub think_max: Tick,
+    pub rounds: u32,
+    /// Writers read-modify-write; readers only read.
+    pub writer: bool,
+    /// Reentrant depth: acquire this many times, release as many.
+    pub nesting: u32,
+    pub acquire_timeout: Option<Tick>,
+}
+
+/// What the application asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AppOut {
+    Recipe(RecipeIn),
+    Res(ResUp),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct App {
+    pub cfg: AppConfig,
+    pub state: AppState,
+    pub next_start: Option<Tick>,
+    pub rounds_left: u32,
+    pub token: Option<i64>,
+    pub read: Option<(u64, u64)>,
+    pub acquire_since: Tick,
+    pub acquire_deadline: Option<Tick>,
+    releases_due: u32,
+    /// Ticks each acquisition waited.
+    pub waits: Vec<Tick>,
+}
+
+impl App {
+    pub fn new(cfg: AppConfig, first_start: Tick) -> Self {
+        let rounds_left = cfg.rounds;
+        App {
+            cfg,
+            state: AppState::Idle,
+            next_start: (rounds_left > 0).then_some(first_start),
+            rounds_left,
+            token: None,
+            read: None,
+            acquire_since: 0,
+            acquire_deadline: None,
+            releases_due: 0,
+            waits: Vec::new(),
+        }
+    }
+
+    /// Start a round (the Start timer, or a user's "acquire").
+    pub fn start(&mut self, now: Tick) -> Vec<AppOut> {
+        if !matches!(self.state, AppState::Idle | AppState::Done) {
+            return Vec::new();
+        }
+        self.next_start = None;
+        self.state = AppState::Acquiring;
+        self.acquire_since = now;
+        self.acquire_deadline = self.cfg.acquire_timeout.map(|t| now + t);
+        vec![AppOut::Recipe(RecipeIn::Acquire)]
+    }
+
+    pub fn on_acquired(&mut self, now: Tick, token: i64) -> Vec<AppOut> {
+        if self.state != AppState::Acquiring {
+            return Vec::new();
+        }
+        self.waits.push(now - self.acquire_since);
+        self.acquire_deadline = None;
+        self.token = Some(token);
+        self.state = AppState::Reading;
+        let mut out: Vec<AppOut> = (1..self.cfg.nesting.max(1)).map(|_| AppOut::Recipe(RecipeIn::Acquire)).collect();
+        out.push(AppOut::Res(ResUp::Read { token }));
+        out
+    }
+
+    pub fn on_resource(&mut self, now: Tick, msg: ResDown, rng: &mut SimRng) -> Vec<AppOut> {
+        match (self.state, msg) {
+            (AppState::Reading, ResDown::ReadOk { value, version }) => {
+                self.read = Some((value, version));
+                self.state = AppState::Working { until: now + rng.range(self.cfg.hold_min, self.cfg.hold_max) };
+                Vec::new()
+            }
+            (AppState::Writing, ResDown::WriteOk { .. } | ResDown::WriteRejected { .. }) => self.release(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The work is done: write back (writers), then release.
+    pub fn work_done(&mut self) -> Vec<AppOut> {
+        if !matches!(self.state, AppState::Working { .. }) {
+            return Vec::new();
+        }
+        match (self.cfg.writer, self.read) {
+            (true, Some((value, version))) => {
+                self.state = AppState::Writing;
+                let token = self.token.unwrap_or(0);
+                vec![AppOut::Res(ResUp::Write { value: value + 1, read_version: version, token })]
+            }
+            _ => self.release(),
+        }
+    }
+
+    /// Release now (end of work, or a user's "release").
+    pub fn release(&mut self) -> Vec<AppOut> {
+        self.state = AppState::Releasing;
+        self.releases_due = self.cfg.nesting.max(1);
+        (0..self.releases_due).map(|_| AppOut::Recipe(RecipeIn::Release)).collect()
+    }
+
+    pub fn on_released(&mut self, now: Tick, rng: &mut SimRng) {
+        if self.state != AppState::Releasing {
+            return;
+        }
+        self.releases_due = self.releases_due.saturating_sub(1);
+        if self.releases_due == 0 {
+            self.end_round(now, rng);
+        }
+    }
+
+    fn end_round(&mut self, now: Tick, rng: &mut SimRng) {
+        self.token = None;
+        self.read = None;
+        self.rounds_left = self.rounds_left.saturating_sub(1);
+        if self.rounds_left > 0 {
+            self.state = AppState::Idle;
+            self.next_start = Some(now + rng.range(self.cfg.think_min, self.cfg.think_max));
+        } else {
+            self.state = AppState::Done;
+        }
+    }
+
+    pub fn on_failed(&mut self, now: Tick, why: &Failure, rng: &mut SimRng) {
+        if *why != Failure::NotOwner && self.state == AppState::Acquiring {
+            self.acquire_deadline = None;
+            self.end_round(now, rng);
+        } else if self.state == AppState::Releasing {
+            self.on_released(now, rng);
+        }
+    }
+
+    /// The recipe learned the lock is gone: abandon the work in progress.
+    pub fn on_lost(&mut self, now: Tick, rng: &mut SimRng) {
+        if !matches!(self.state, AppState::Idle | AppState::Done | AppState::Acquiring) {
+            self.end_round(now, rng);
+        }
+    }
+
+    pub fn timeout_due(&mut self) -> Vec<AppOut> {
+        self.acquire_deadline = None;
+        vec![AppOut::Recipe(RecipeIn::Timeout)]
+    }
+}

@@ -1,0 +1,194 @@
+//! A simulated client process: its ZooKeeper library, its lock recipe and its application loop,
+//! glued together. Inputs are messages and timers; outputs are messages to send.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::app::{App, AppOut, AppState};
+use super::rng::SimRng;
+use super::types::{ClientId, ResDown, ResUp, Tick, ZkDown, ZkUp};
+use super::zkclient::{LibOut, LibTimer, ZkClient};
+use crate::recipes::{Recipe, RecipeIn, RecipeOut};
+
+/// Whether the process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Proc {
+    Running,
+    /// A GC or VM pause: nothing runs until then, and the process then carries on believing
+    /// what it believed.
+    Paused { until: Tick },
+    Crashed,
+    /// Closed its session gracefully and stopped.
+    Closed,
+}
+
+/// A message a client wants to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outgoing {
+    Zk(ZkUp),
+    Res(ResUp),
+}
+
+/// A client's own timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Timer {
+    Start,
+    WorkDone,
+    AcquireTimeout,
+    Lib(LibTimer),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Client {
+    pub id: ClientId,
+    pub zk: ZkClient,
+    pub recipe: Recipe,
+    pub app: App,
+    pub proc: Proc,
+    /// Recipe outputs this client produced, for narration of the step.
+    pub last_outputs: Vec<String>,
+}
+
+impl Client {
+    pub fn new(id: ClientId, zk: ZkClient, recipe: Recipe, app: App) -> Self {
+        Client { id, zk, recipe, app, proc: Proc::Running, last_outputs: Vec::new() }
+    }
+
+    pub fn name(&self) -> String {
+        format!("C{}", self.id + 1)
+    }
+
+    pub fn alive(&self) -> bool {
+        matches!(self.proc, Proc::Running | Proc::Paused { .. })
+    }
+
+    /// The earliest timer of this client (deferred past a pause).
+    pub fn next_timer(&self, timeless: bool) -> Option<(Tick, Timer)> {
+        if !self.alive() {
+            return None;
+        }
+        let mut timers: Vec<(Tick, Timer)> = Vec::new();
+        if let (Some(t), AppState::Idle) = (self.app.next_start, self.app.state) {
+            timers.push((t, Timer::Start));
+        }
+        if let AppState::Working { until } = self.app.state {
+            timers.push((until, Timer::WorkDone));
+        }
+        if let (Some(t), AppState::Acquiring) = (self.app.acquire_deadline, self.app.state) {
+            timers.push((t, Timer::AcquireTimeout));
+        }
+        if !timeless {
+            timers.extend(self.zk.next_timer().map(|(t, l)| (t, Timer::Lib(l))));
+        }
+        let resume = match self.proc {
+            Proc::Paused { until } => until,
+            _ => 0,
+        };
+        timers.into_iter().map(|(t, k)| (t.max(resume), k)).min()
+    }
+
+    /// Fires a timer.
+    pub fn fire(&mut self, now: Tick, timer: Timer, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.wake(now);
+        let app_outs = match timer {
+            Timer::Start => self.app.start(now),
+            Timer::WorkDone => self.app.work_done(),
+            Timer::AcquireTimeout => self.app.timeout_due(),
+            Timer::Lib(l) => {
+                let lib = self.zk.fire(now, l);
+                return self.run(now, lib, Vec::new(), rng);
+            }
+        };
+        self.run(now, Vec::new(), app_outs, rng)
+    }
+
+    pub fn receive_zk(&mut self, now: Tick, msg: ZkDown, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.wake(now);
+        let lib = self.zk.receive(now, msg);
+        self.run(now, lib, Vec::new(), rng)
+    }
+
+    pub fn receive_res(&mut self, now: Tick, msg: ResDown, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.wake(now);
+        let outs = self.app.on_resource(now, msg, rng);
+        self.run(now, Vec::new(), outs, rng)
+    }
+
+    /// A user's or script's command to the application.
+    pub fn command_acquire(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
+        let outs = self.app.start(now);
+        self.run(now, Vec::new(), outs, rng)
+    }
+
+    pub fn command_release(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
+        let outs = if self.recipe.holding() { self.app.release() } else { vec![AppOut::Recipe(RecipeIn::Release)] };
+        self.run(now, Vec::new(), outs, rng)
+    }
+
+    fn wake(&mut self, now: Tick) {
+        if let Proc::Paused { until } = self.proc {
+            if now >= until {
+                self.proc = Proc::Running;
+            }
+        }
+        self.last_outputs.clear();
+    }
+
+    /// Runs library effects and application requests to quiescence.
+    fn run(&mut self, now: Tick, lib: Vec<LibOut>, app: Vec<AppOut>, rng: &mut SimRng) -> Vec<Outgoing> {
+        let mut out = Vec::new();
+        let mut recipe_inputs: VecDeque<RecipeIn> = VecDeque::new();
+        self.absorb_lib(lib, &mut out, &mut recipe_inputs);
+        self.absorb_app(app, &mut out, &mut recipe_inputs);
+        while let Some(input) = recipe_inputs.pop_front() {
+            for ro in self.recipe.handle(input) {
+                self.last_outputs.push(format!("{ro:?}"));
+                let app = self.on_recipe(now, ro, &mut out, &mut recipe_inputs, rng);
+                self.absorb_app(app, &mut out, &mut recipe_inputs);
+            }
+        }
+        out
+    }
+
+    fn on_recipe(&mut self, now: Tick, ro: RecipeOut, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>, rng: &mut SimRng) -> Vec<AppOut> {
+        match ro {
+            RecipeOut::Send(request) => {
+                let lib = self.zk.send(now, request);
+                self.absorb_lib(lib, out, q);
+                Vec::new()
+            }
+            RecipeOut::Acquired { token } => self.app.on_acquired(now, token),
+            RecipeOut::Released => {
+                self.app.on_released(now, rng);
+                Vec::new()
+            }
+            RecipeOut::Failed(why) => {
+                self.app.on_failed(now, &why, rng);
+                Vec::new()
+            }
+            RecipeOut::Lost => {
+                self.app.on_lost(now, rng);
+                Vec::new()
+            }
+        }
+    }
+
+    fn absorb_lib(&mut self, lib: Vec<LibOut>, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
+        for l in lib {
+            match l {
+                LibOut::Send(m) => out.push(Outgoing::Zk(m)),
+                LibOut::Recipe(r) => q.push_back(r),
+            }
+        }
+    }
+
+    fn absorb_app(&mut self, app: Vec<AppOut>, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
+        for a in app {
+            match a {
+                AppOut::Recipe(r) => q.push_back(r),
+                AppOut::Res(m) => out.push(Outgoing::Res(m)),
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Builds the narration of deliveries and expiries from what the server answered.
+
+use super::narrate::{Detail, Key, Narration};
+use super::types::{request_path, ClientId, ResDown, ZkDown, ZkUp};
+use super::world::World;
+use crate::engine::{ErrorCode, Output, Request, Response};
+
+fn error(e: &ErrorCode) -> Detail {
+    Detail::Error(e.kazoo_name().trim_end_matches("Error").to_string())
+}
+
+/// What the server did with a request, in a few words.
+pub fn result_detail(request: &Request, result: &Result<Response, ErrorCode>, zxid: i64) -> Detail {
+    match (request, result) {
+        (_, Err(e)) => error(e),
+        (_, Ok(Response::Create { path, .. })) => Detail::Created { path: path.clone(), zxid },
+        (_, Ok(Response::Delete)) => Detail::Deleted { zxid },
+        (Request::Exists { watch, .. }, Ok(Response::Exists { stat })) => Detail::Exists { found: stat.is_some(), watch: *watch },
+        (Request::GetData { watch, .. }, Ok(Response::GetData { .. })) => Detail::Data { watch: *watch },
+        (_, Ok(Response::GetChildren { children, .. })) => Detail::Children(children.clone()),
+        (_, Ok(Response::Sync { .. })) => Detail::Synced,
+        (_, Ok(_)) => Detail::Ok,
+    }
+}
+
+fn op(request: &Request) -> String {
+    format!("{} {}", request.opcode_name(), request_path(request))
+}
+
+/// Narration of a message arriving at the server.
+pub fn at_service(w: &World, c: ClientId, m: &ZkUp, outputs: &[Output]) -> Narration {
+    let reply = outputs.iter().find_map(|o| match o {
+        Output::Reply { zxid, result, .. } => Some((*zxid, result.clone())),
+        _ => None,
+    });
+    match m {
+        ZkUp::Request { request, .. } => {
+            let (zxid, result) = reply.unwrap_or((0, Err(ErrorCode::SessionExpired)));
+            Narration::new(Key::RequestArrives, Some(c)).a(op(request)).b(result_detail(request, &result, zxid))
+        }
+        ZkUp::Connect { .. } => match outputs.iter().find_map(|o| match o {
+            Output::Connected { session, timeout_ms, .. } => Some((*session, *timeout_ms)),
+            _ => None,
+        }) {
+            Some((s, t)) => Narration::new(Key::ConnectArrives, Some(c)).a(s.to_string()).n(t as i64),
+            None => Narration::new(Key::ServiceTick, None),
+        },
+        ZkUp::Reconnect { session, .. } => {
+            let alive = outputs.iter().any(|o| matches!(o, Output::Connected { .. }));
+            let d = if alive { Detail::StillAlive } else { Detail::SessionGone };
+            Narration::new(Key::ReconnectArrives, Some(c)).a(session.to_string()).b(d)
+        }
+        ZkUp::Ping => Narration::new(Key::PingArrives, Some(c)).a(session_name(w, c)),
+        ZkUp::Close => Narration::new(Key::CloseArrives, Some(c)).a(session_name(w, c)).b(Detail::Nodes(ended_nodes(outputs))),
+    }
+}
+
+fn session_name(w: &World, c: ClientId) -> String {
+    w.clients[c].zk.session.map(|s| s.to_string()).unwrap_or_default()
+}
+
+fn ended_nodes(outputs: &[Output]) -> Vec<String> {
+    outputs
+        .iter()
+        .flat_map(|o| match o {
+            Output::SessionEnded { deleted, .. } => deleted.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Narration of a message from the server arriving at a client.
+pub fn client_zk(c: ClientId, m: &ZkDown, _was_waiting: bool) -> Narration {
+    match m {
+        ZkDown::Output(Output::Reply { zxid, result, .. }) => {
+            let d = match result {
+                Err(e) => error(e),
+                Ok(Response::Create { path, .. }) => Detail::Created { path: path.clone(), zxid: *zxid },
+                Ok(Response::GetChildren { children, .. }) => Detail::Children(children.clone()),
+                Ok(Response::Exists { stat }) => Detail::Exists { found: stat.is_some(), watch: false },
+                Ok(_) => Detail::Ok,
+            };
+            Narration::new(Key::ReplyArrives, Some(c)).a(reply_subject(result)).b(d)
+        }
+        ZkDown::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{:?} {}", event.kind, event.path)),
+        ZkDown::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
+        ZkDown::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
+        ZkDown::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),
+        ZkDown::Output(_) => Narration::new(Key::SessionNews, Some(c)).a("pong"),
+        ZkDown::ConnectionClosed | ZkDown::ConnectionLost => Narration::new(Key::SessionNews, Some(c)).a("Disconnected"),
+        ZkDown::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
+    }
+}
+
+fn reply_subject(result: &Result<Response, ErrorCode>) -> String {
+    match result {
+        Ok(Response::Create { .. }) => "create2",
+        Ok(Response::Delete) => "delete",
+        Ok(Response::Exists { .. }) => "exists",
+        Ok(Response::GetData { .. }) => "getData",
+        Ok(Response::GetChildren { .. }) => "getChildren2",
+        Ok(_) => "request",
+        Err(_) => "its request",
+    }
+    .into()
+}
+
+pub fn res_answer(m: &ResDown) -> String {
+    match m {
+        ResDown::ReadOk { value, .. } => format!("value {value}"),
+        ResDown::WriteOk { value } => format!("wrote {value}"),
+        ResDown::WriteRejected { token, highest } => format!("token {token} < {highest}"),
+    }
+}
+
+/// Narration of sessions the server expired on its own clock.
+pub fn expiry(w: &World, outputs: &[Output]) -> Narration {
+    for o in outputs {
+        if let Output::SessionEnded { session, zxid, deleted, .. } = o {
+            let c = w.session_owner.get(session).copied();
+            let timeout = w.server().sessions().get(*session).map_or(0, |s| s.timeout_ms);
+            let _ = timeout;
+            return Narration::new(Key::SessionExpires, c).a(session.to_string()).n(*zxid).b(Detail::Nodes(deleted.clone()));
+        }
+    }
+    Narration::new(Key::ServiceTick, None)
+}

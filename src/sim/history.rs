@@ -1,0 +1,147 @@
+//! The history of a run: step forward, step back, seek to any step, and fork a new future by
+//! injecting a command in the past. Memory stays bounded: a world snapshot every
+//! [`KEYFRAME_EVERY`] steps plus the step records; any other frame is rebuilt by replaying from
+//! the nearest snapshot (the run is deterministic, so replay gives the same frame).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::scenario::{Command, Scenario};
+use super::step::StepRecord;
+use super::world::{Action, World};
+
+pub const KEYFRAME_EVERY: u64 = 128;
+
+/// A run: its scenario plus the actions forced at given steps (user commands, or a path found
+/// by the exhaustive search). Replaying it always gives the same history.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Run {
+    pub scenario: Scenario,
+    /// Step number (1-based) → action applied at that step instead of the scheduler's choice.
+    pub forced: BTreeMap<u64, Action>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    run: Run,
+    records: Vec<StepRecord>,
+    keyframes: BTreeMap<u64, World>,
+    world: World,
+    cursor: u64,
+    finished_at: Option<u64>,
+}
+
+impl Simulation {
+    pub fn new(scenario: Scenario) -> Simulation {
+        Self::from_run(Run { scenario, forced: BTreeMap::new() })
+    }
+
+    pub fn from_run(run: Run) -> Simulation {
+        let mut world = World::new(&run.scenario);
+        world.timeless = run.scenario.timeless;
+        let keyframes = BTreeMap::from([(0, world.clone())]);
+        Simulation { run, records: Vec::new(), keyframes, world, cursor: 0, finished_at: None }
+    }
+
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+    pub fn scenario(&self) -> &Scenario {
+        &self.run.scenario
+    }
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+    pub fn cursor(&self) -> u64 {
+        self.cursor
+    }
+    /// Steps computed so far (the cursor can be anywhere in 0..=len).
+    pub fn len(&self) -> u64 {
+        self.records.len() as u64
+    }
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+    pub fn records(&self) -> &[StepRecord] {
+        &self.records
+    }
+    /// The record of the step that led to the current frame.
+    pub fn current(&self) -> Option<&StepRecord> {
+        self.cursor.checked_sub(1).and_then(|i| self.records.get(i as usize))
+    }
+    /// True when the run has nothing left to do at the end of its history.
+    pub fn finished(&self) -> bool {
+        self.finished_at == Some(self.cursor) && self.cursor == self.len()
+    }
+
+    /// One step forward (replaying history if the cursor is in the past). False at the end.
+    pub fn step(&mut self) -> bool {
+        let n = self.cursor + 1;
+        let record = match self.run.forced.get(&n).cloned() {
+            Some(action) => Some(self.world.apply(action)),
+            None => self.world.step(),
+        };
+        let Some(record) = record else {
+            self.finished_at = Some(self.cursor);
+            return false;
+        };
+        self.cursor = n;
+        if n > self.len() {
+            self.records.push(record);
+        }
+        if n % KEYFRAME_EVERY == 0 {
+            self.keyframes.entry(n).or_insert_with(|| self.world.clone());
+        }
+        true
+    }
+
+    /// Runs until `steps` more steps were taken or nothing is left; returns how many ran.
+    pub fn run_steps(&mut self, steps: u64) -> u64 {
+        (0..steps).take_while(|_| self.step()).count() as u64
+    }
+
+    /// Moves the cursor to step `n` (clamped to what has been computed).
+    pub fn seek(&mut self, n: u64) {
+        let n = n.min(self.len());
+        if n == self.cursor {
+            return;
+        }
+        if n < self.cursor || n - self.cursor > KEYFRAME_EVERY {
+            let (&k, w) = self.keyframes.range(..=n).next_back().expect("keyframe 0 exists");
+            self.world = w.clone();
+            self.cursor = k;
+        }
+        while self.cursor < n && self.step() {}
+    }
+
+    pub fn back(&mut self) {
+        self.seek(self.cursor.saturating_sub(1));
+    }
+
+    /// Applies a command as the next step. In the past, this forks: the old future is dropped.
+    pub fn inject(&mut self, command: Command) {
+        self.inject_action(Action::Command(command));
+    }
+
+    pub fn inject_action(&mut self, action: Action) {
+        let at = self.cursor + 1;
+        self.records.truncate(self.cursor as usize);
+        self.keyframes.retain(|k, _| *k <= self.cursor);
+        self.run.forced.retain(|k, _| *k < at);
+        self.run.forced.insert(at, action);
+        self.finished_at = None;
+        self.step();
+    }
+
+    /// A stable hash of the whole computed history (FNV-1a over its JSON).
+    pub fn trace_hash(&self) -> u64 {
+        let json = serde_json::to_string(&self.records).unwrap_or_default();
+        json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    }
+
+    /// Approximate memory held by snapshots (number of keyframes).
+    pub fn keyframe_count(&self) -> usize {
+        self.keyframes.len()
+    }
+}

@@ -1,0 +1,26 @@
+//! The simulated world: clients running lock recipes against the simulated server over a
+//! simulated network, faults, history, monitors and narration. Plain Rust, deterministic:
+//! one seeded PRNG inside the world, logical ticks, ordered maps.
+
+pub mod app;
+pub mod client;
+mod describe;
+mod faults;
+pub mod history;
+pub mod monitors;
+pub mod narrate;
+pub mod network;
+pub mod presets;
+pub mod resource;
+pub mod rng;
+pub mod scenario;
+pub mod step;
+pub mod types;
+pub mod world;
+pub mod zkclient;
+
+pub use narrate::{Lang, Narration};
+pub use scenario::{Command, Scenario, TimedCommand};
+pub use step::StepRecord;
+pub use world::{Action, World};
+pub use history::{Run, Simulation};

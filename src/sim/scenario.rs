@@ -1,0 +1,220 @@
+//! A scenario: recipe, client count, timings, seed and a timed fault script. Serialisable to
+//! JSON and to a compact URL-safe string; parse errors are precise messages, never panics.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use super::types::{ClientId, Tick};
+use crate::recipes::RecipeKind;
+
+/// A fault or user command, applicable at any step to any client.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Command {
+    /// The process dies; its session expires after the timeout.
+    Crash { client: ClientId },
+    /// The process closes its session gracefully and stops.
+    Close { client: ClientId },
+    /// The server expires the client's session now.
+    Expire { client: ClientId },
+    /// Cut the link between the client and the lock service.
+    Partition { client: ClientId },
+    Heal { client: ClientId },
+    /// A stop-the-world pause (GC, VM migration) of `ticks`.
+    Pause { client: ClientId, ticks: Tick },
+    /// The next reply from the lock service to this client is lost with its connection.
+    DropReply { client: ClientId },
+    /// Network latency bounds from now on.
+    Latency { min: Tick, max: Tick },
+    /// Ask the application to acquire now / release now.
+    Acquire { client: ClientId },
+    Release { client: ClientId },
+}
+
+impl Command {
+    pub fn client(&self) -> Option<ClientId> {
+        match self {
+            Command::Crash { client }
+            | Command::Close { client }
+            | Command::Expire { client }
+            | Command::Partition { client }
+            | Command::Heal { client }
+            | Command::Pause { client, .. }
+            | Command::DropReply { client }
+            | Command::Acquire { client }
+            | Command::Release { client } => Some(*client),
+            Command::Latency { .. } => None,
+        }
+    }
+}
+
+/// A command the scenario applies at a given tick.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TimedCommand {
+    pub at: Tick,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+/// What the protected resource stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    Counter,
+    IdGenerator,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    pub recipe: RecipeKind,
+    pub clients: u32,
+    pub seed: u64,
+    /// The server's tickTime in ticks (sessions are clamped to 2–20 of these).
+    pub tick_time: Tick,
+    pub session_timeout: Tick,
+    pub latency_min: Tick,
+    pub latency_max: Tick,
+    pub hold_min: Tick,
+    pub hold_max: Tick,
+    pub think_min: Tick,
+    pub think_max: Tick,
+    /// Clients start at a random tick in 0..=start_spread.
+    pub start_spread: Tick,
+    pub rounds: u32,
+    pub fencing: bool,
+    pub resource: ResourceKind,
+    /// `rwlock`: which clients take the read lock (the others write).
+    pub readers: Vec<ClientId>,
+    /// Reentrant depth for `curator`.
+    pub nesting: u32,
+    pub max_leases: u32,
+    pub acquire_timeout: Option<Tick>,
+    /// Per-client acquire timeouts overriding `acquire_timeout` (client, ticks).
+    pub timeouts: Vec<(ClientId, Tick)>,
+    pub faults: Vec<TimedCommand>,
+    /// Exhaustive-search model: no pings or timeouts; every pending event is a choice.
+    pub timeless: bool,
+    /// Whether `/locks` exists before the run (created by an operator).
+    pub lock_dir_exists: bool,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: "custom".into(),
+            recipe: RecipeKind::Sequential,
+            clients: 3,
+            seed: 1,
+            tick_time: 2,
+            session_timeout: 12,
+            latency_min: 1,
+            latency_max: 2,
+            hold_min: 3,
+            hold_max: 6,
+            think_min: 2,
+            think_max: 6,
+            start_spread: 2,
+            rounds: 1,
+            fencing: false,
+            resource: ResourceKind::Counter,
+            readers: Vec::new(),
+            nesting: 1,
+            max_leases: 1,
+            acquire_timeout: None,
+            timeouts: Vec::new(),
+            faults: Vec::new(),
+            timeless: false,
+            lock_dir_exists: true,
+        }
+    }
+}
+
+/// Largest client count a scenario may ask for.
+pub const MAX_CLIENTS: u32 = 1000;
+
+impl Scenario {
+    /// Checks ranges; the message names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let bad = |f: &str, why: &str| Err(format!("scenario field `{f}`: {why}"));
+        if self.clients == 0 || self.clients > MAX_CLIENTS {
+            return bad("clients", &format!("must be 1..={MAX_CLIENTS}"));
+        }
+        if self.tick_time == 0 || self.tick_time > 1000 {
+            return bad("tick_time", "must be 1..=1000");
+        }
+        if self.session_timeout == 0 || self.session_timeout > 100_000 {
+            return bad("session_timeout", "must be 1..=100000");
+        }
+        for (f, lo, hi) in [("latency", self.latency_min, self.latency_max), ("hold", self.hold_min, self.hold_max), ("think", self.think_min, self.think_max)] {
+            if lo > hi || hi > 100_000 {
+                return bad(&format!("{f}_min/{f}_max"), "min must be <= max <= 100000");
+            }
+        }
+        if self.rounds > 10_000 || self.nesting == 0 || self.nesting > 100 || self.max_leases == 0 || self.max_leases > 1000 {
+            return bad("rounds/nesting/max_leases", "out of range");
+        }
+        let n = self.clients as usize;
+        if let Some(f) = self.faults.iter().find(|f| f.command.client().is_some_and(|c| c >= n)) {
+            return bad("faults", &format!("client index {} but there are {n} clients", f.command.client().unwrap_or(0)));
+        }
+        if self.readers.iter().chain(self.timeouts.iter().map(|(c, _)| c)).any(|c| *c >= n) {
+            return bad("readers/timeouts", "client index out of range");
+        }
+        Ok(())
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// A compact URL-safe form: base64url (no padding) of the minified JSON.
+    pub fn to_compact(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
+    }
+
+    pub fn from_compact(s: &str) -> Result<Scenario, String> {
+        if s.len() > 20_000 {
+            return Err("scenario string is too long".into());
+        }
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(s.trim())
+            .map_err(|e| format!("scenario string is not base64url: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
+        Self::from_json(&text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_json_and_compact_form() {
+        let mut s = Scenario::default();
+        s.faults.push(TimedCommand { at: 9, command: Command::Pause { client: 1, ticks: 30 } });
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        let c = s.to_compact();
+        assert!(c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'));
+        assert_eq!(Scenario::from_compact(&c).unwrap(), s);
+    }
+
+    #[test]
+    fn errors_are_precise() {
+        assert!(Scenario::from_json(r#"{"clients": 0}"#).unwrap_err().contains("`clients`"));
+        assert!(Scenario::from_json(r#"{"recipe": "zk"}"#).unwrap_err().contains("recipe"));
+        assert!(Scenario::from_json(r#"{"bogus": 1}"#).unwrap_err().contains("bogus"));
+        let bad_fault = r#"{"clients": 2, "faults": [{"at": 3, "kind": "crash", "client": 5}]}"#;
+        assert!(Scenario::from_json(bad_fault).unwrap_err().contains("client index 5"));
+        assert!(Scenario::from_compact("%%%").unwrap_err().contains("base64"));
+        assert!(Scenario::from_compact("").is_err());
+    }
+}

@@ -1,0 +1,249 @@
+//! The world: one cloneable snapshot owning everything (lock service, resource, clients,
+//! network, PRNG, clock, metrics, monitors). The scheduler picks the next [`Action`]: the
+//! earliest message delivery, timer, service timer or scripted command.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::app::{App, AppConfig};
+use super::client::{Client, Outgoing, Timer};
+use super::monitors::Monitors;
+use super::network::{Latency, Network};
+use super::resource::Resource;
+use super::rng::SimRng;
+use super::scenario::{Command, Scenario, TimedCommand};
+use super::types::{ClientId, Node, Payload, Tick};
+use super::zkclient::ZkClient;
+use crate::engine::{Server, ServerConfig, SessionId};
+use crate::recipes::{Recipe, RecipeConfig, RecipeKind};
+
+/// The lock services a world can host (ZooKeeper today; others plug in beside it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Service {
+    ZooKeeper(Server),
+}
+
+/// One thing the simulator can do next; a step applies exactly one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    Deliver(u64),
+    Timer(ClientId, Timer),
+    ServiceTimer,
+    Scripted(usize),
+    Command(Command),
+}
+
+/// Counters for the metrics panel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Metrics {
+    pub requests: u64,
+    pub notifications: u64,
+    /// Notifications delivered to clients that were waiting for the lock.
+    pub wakeups: u64,
+    /// Lock hand-offs (a holder's release).
+    pub releases: u64,
+    pub messages: u64,
+    pub lost_messages: u64,
+}
+
+impl Metrics {
+    /// Wake-ups per release: 1 for a queue, ~N for a herd.
+    pub fn herd_factor(&self) -> f64 {
+        if self.releases == 0 {
+            0.0
+        } else {
+            self.wakeups as f64 / self.releases as f64
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct World {
+    pub now: Tick,
+    pub service: Service,
+    pub resource: Resource,
+    pub clients: Vec<Client>,
+    pub net: Network,
+    pub rng: SimRng,
+    pub latency: Latency,
+    pub script: Vec<TimedCommand>,
+    pub next_script: usize,
+    /// Which client each session belongs to.
+    pub session_owner: BTreeMap<SessionId, ClientId>,
+    pub metrics: Metrics,
+    pub monitors: Monitors,
+    /// Exhaustive-search mode: no pings or read timeouts, every pending event is a choice.
+    pub timeless: bool,
+    pub steps: u64,
+    pub max_leases: u32,
+}
+
+impl World {
+    pub fn new(sc: &Scenario) -> World {
+        let mut rng = SimRng::new(sc.seed);
+        let mut server = Server::new(ServerConfig { tick_time_ms: sc.tick_time, container_check_ms: None });
+        if sc.lock_dir_exists {
+            precreate_lock_dir(&mut server);
+        }
+        let clients = (0..sc.clients as usize).map(|i| make_client(sc, i, &mut rng)).collect();
+        let mut w = World {
+            now: 0,
+            service: Service::ZooKeeper(server),
+            resource: Resource::new(sc.fencing),
+            clients,
+            net: Network::default(),
+            rng,
+            latency: Latency { min: sc.latency_min, max: sc.latency_max },
+            script: sc.faults.clone(),
+            next_script: 0,
+            session_owner: BTreeMap::new(),
+            metrics: Metrics::default(),
+            monitors: Monitors::default(),
+            timeless: false,
+            steps: 0,
+            max_leases: sc.max_leases,
+        };
+        w.script.sort_by_key(|t| t.at);
+        w.boot();
+        w
+    }
+
+    /// Every client opens its session at tick 0.
+    fn boot(&mut self) {
+        for c in 0..self.clients.len() {
+            let lib = self.clients[c].zk.start(0);
+            for l in lib {
+                if let super::zkclient::LibOut::Send(m) = l {
+                    self.send_from(c, Outgoing::Zk(m));
+                }
+            }
+        }
+    }
+
+    pub fn server(&self) -> &Server {
+        match &self.service {
+            Service::ZooKeeper(s) => s,
+        }
+    }
+
+    pub(super) fn server_mut(&mut self) -> &mut Server {
+        match &mut self.service {
+            Service::ZooKeeper(s) => s,
+        }
+    }
+
+    /// Puts a client's outgoing message on the network.
+    pub(super) fn send_from(&mut self, c: ClientId, m: Outgoing) {
+        let (to, payload) = match m {
+            Outgoing::Zk(z) => {
+                if matches!(z, super::types::ZkUp::Request { .. }) {
+                    self.metrics.requests += 1;
+                }
+                (Node::Service, Payload::ZkUp(z))
+            }
+            Outgoing::Res(r) => (Node::Resource, Payload::ResUp(r)),
+        };
+        self.send(Node::Client(c), to, payload);
+    }
+
+    pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {
+        self.metrics.messages += 1;
+        let id = self.net.send(self.now, from, to, payload, self.latency, &mut self.rng);
+        if self.net.lost().any(|e| e.id == id) {
+            self.metrics.lost_messages += 1;
+        }
+        id
+    }
+
+    /// When each possible next action is due (ignoring time in timeless mode).
+    pub fn enabled(&self) -> Vec<(Tick, Action)> {
+        let mut v = Vec::new();
+        for e in self.net.deliverable() {
+            let at = match e.to {
+                Node::Client(c) => match self.clients[c].proc {
+                    super::client::Proc::Paused { until } => e.deliver_at.max(until),
+                    _ => e.deliver_at,
+                },
+                _ => e.deliver_at,
+            };
+            v.push((at, Action::Deliver(e.id)));
+        }
+        for c in &self.clients {
+            if let Some((t, timer)) = c.next_timer(self.timeless) {
+                v.push((t, Action::Timer(c.id, timer)));
+            }
+        }
+        if !self.timeless {
+            if let Some(t) = self.server().next_deadline() {
+                v.push((t, Action::ServiceTimer));
+            }
+            if let Some(f) = self.script.get(self.next_script) {
+                v.push((f.at, Action::Scripted(self.next_script)));
+            }
+        }
+        v
+    }
+
+    /// The scheduler's choice: the earliest action; at equal times scripted commands first,
+    /// then deliveries (in send order), then the service, then client timers.
+    pub fn next_action(&self) -> Option<(Tick, Action)> {
+        if self.quiescent() {
+            return None;
+        }
+        let rank = |a: &Action| match a {
+            Action::Scripted(_) | Action::Command(_) => 0,
+            Action::Deliver(_) => 1,
+            Action::ServiceTimer => 2,
+            Action::Timer(..) => 3,
+        };
+        let tie = |a: &Action| match a {
+            Action::Deliver(id) => (*id, 0),
+            Action::Timer(c, _) => (*c as u64, 0),
+            Action::Scripted(i) => (*i as u64, 0),
+            _ => (0, 0),
+        };
+        self.enabled().into_iter().min_by(|(ta, a), (tb, b)| ta.cmp(tb).then(rank(a).cmp(&rank(b))).then(tie(a).cmp(&tie(b))))
+    }
+}
+
+impl World {
+    /// Nothing left to happen but pings: every application is done (or its process gone), no
+    /// scripted command remains, and nothing but pings is in flight.
+    pub fn quiescent(&self) -> bool {
+        use super::app::AppState;
+        let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.zk.outstanding() == 0));
+        let only_pings = self.net.in_flight().all(|e| {
+            matches!(e.payload, Payload::ZkUp(super::types::ZkUp::Ping) | Payload::ZkDown(super::types::ZkDown::Output(crate::engine::Output::Pong { .. })))
+        });
+        apps_done && only_pings && self.next_script >= self.script.len()
+    }
+}
+
+fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
+    let writer = !sc.readers.contains(&i);
+    let cfg = RecipeConfig { kind: sc.recipe, writer, max_leases: sc.max_leases, uuid_seed: rng.next_u64() };
+    let timeout = sc.timeouts.iter().find(|(c, _)| *c == i).map(|(_, t)| *t).or(sc.acquire_timeout);
+    let app_cfg = AppConfig {
+        hold_min: sc.hold_min,
+        hold_max: sc.hold_max,
+        think_min: sc.think_min,
+        think_max: sc.think_max,
+        rounds: sc.rounds,
+        writer: writer || sc.recipe != RecipeKind::Rwlock,
+        nesting: if sc.recipe == RecipeKind::Curator { sc.nesting } else { 1 },
+        acquire_timeout: timeout,
+    };
+    let start = 1 + rng.range(0, sc.start_spread);
+    Client::new(i, ZkClient::new(sc.session_timeout), Recipe::new(&cfg), App::new(app_cfg, start))
+}
+
+/// An operator created `/locks` before the run (one admin session: connect, create, close).
+fn precreate_lock_dir(server: &mut Server) {
+    use crate::engine::{CreateMode, Input, Output, Request};
+    let out = server.handle(0, Input::Connect { timeout_ms: 0 });
+    let Some(Output::Connected { session, .. }) = out.into_iter().next() else { return };
+    let request = Request::Create { path: crate::recipes::LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Persistent };
+    server.handle(0, Input::Request { session, xid: 1, request });
+    server.handle(0, Input::Close { session });
+}

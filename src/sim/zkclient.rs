@@ -1,0 +1,276 @@
+//! The client library side of a ZooKeeper session (what `ClientCnxn` plus a Curator-style
+//! connection manager do): connect, pings at a third of the timeout, a read timeout of two
+//! thirds, FIFO pending requests that fail with ConnectionLoss when the connection breaks or
+//! SessionExpired when the session is gone, client-side watch tables re-sent on reconnect, and a
+//! fresh session after expiry.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use super::types::{Tick, ZkDown, ZkUp};
+use crate::engine::{ClientWatches, ErrorCode, Output, Request, Response, SessionId, Zxid};
+use crate::recipes::{RecipeIn, SessionEvent};
+
+/// What the library believes about its session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Conn {
+    /// Waiting for the reply to a connect (new session).
+    Connecting,
+    Connected,
+    /// Can't hear the server; the session may still be alive.
+    Disconnected,
+    /// Learned the session expired; a new one is being opened.
+    Expired,
+    Closed,
+}
+
+/// Effects of the library: messages to send and inputs for the recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LibOut {
+    Send(ZkUp),
+    Recipe(RecipeIn),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ZkClient {
+    pub conn: Conn,
+    pub session: Option<SessionId>,
+    pub requested_timeout: Tick,
+    pub timeout: Tick,
+    pub last_heard: Tick,
+    pub last_sent: Tick,
+    pub retry_at: Option<Tick>,
+    pub last_zxid: Zxid,
+    pending: VecDeque<(i32, Request)>,
+    queued: VecDeque<Request>,
+    next_xid: i32,
+    data_watches: BTreeSet<String>,
+    exist_watches: BTreeSet<String>,
+    child_watches: BTreeSet<String>,
+    had_session: bool,
+}
+
+impl ZkClient {
+    pub fn new(requested_timeout: Tick) -> Self {
+        ZkClient {
+            conn: Conn::Connecting,
+            session: None,
+            requested_timeout,
+            timeout: requested_timeout,
+            last_heard: 0,
+            last_sent: 0,
+            retry_at: None,
+            last_zxid: 0,
+            pending: VecDeque::new(),
+            queued: VecDeque::new(),
+            next_xid: 0,
+            data_watches: BTreeSet::new(),
+            exist_watches: BTreeSet::new(),
+            child_watches: BTreeSet::new(),
+            had_session: false,
+        }
+    }
+
+    /// The first message of a new client.
+    pub fn start(&mut self, now: Tick) -> Vec<LibOut> {
+        self.conn = Conn::Connecting;
+        self.last_sent = now;
+        self.last_heard = now;
+        vec![LibOut::Send(ZkUp::Connect { timeout_ms: self.requested_timeout })]
+    }
+
+    pub fn outstanding(&self) -> usize {
+        self.pending.len() + self.queued.len()
+    }
+
+    pub fn watches(&self) -> ClientWatches {
+        ClientWatches {
+            data: self.data_watches.iter().cloned().collect(),
+            exist: self.exist_watches.iter().cloned().collect(),
+            child: self.child_watches.iter().cloned().collect(),
+        }
+    }
+
+    /// Sends now if connected, else queues until the connection is back.
+    pub fn send(&mut self, now: Tick, request: Request) -> Vec<LibOut> {
+        if self.conn != Conn::Connected {
+            self.queued.push_back(request);
+            return Vec::new();
+        }
+        self.next_xid += 1;
+        self.pending.push_back((self.next_xid, request.clone()));
+        self.last_sent = now;
+        vec![LibOut::Send(ZkUp::Request { xid: self.next_xid, request })]
+    }
+
+    fn flush_queue(&mut self, now: Tick) -> Vec<LibOut> {
+        let queued: Vec<Request> = self.queued.drain(..).collect();
+        queued.into_iter().flat_map(|r| self.send(now, r)).collect()
+    }
+
+    /// A message from the server.
+    pub fn receive(&mut self, now: Tick, msg: ZkDown) -> Vec<LibOut> {
+        self.last_heard = now;
+        match msg {
+            ZkDown::Output(o) => self.output(now, o),
+            ZkDown::ConnectionClosed | ZkDown::ConnectionLost => self.disconnect(now),
+            ZkDown::Closed => {
+                self.conn = Conn::Closed;
+                Vec::new()
+            }
+        }
+    }
+
+    fn output(&mut self, now: Tick, o: Output) -> Vec<LibOut> {
+        match o {
+            Output::Connected { session, timeout_ms, new_session, .. } => self.connected(now, session, timeout_ms, new_session),
+            Output::ConnectRejected { .. } => self.expired(now),
+            Output::Reply { zxid, result, .. } => self.reply(zxid, result),
+            Output::Notify { event, .. } => {
+                self.data_watches.remove(&event.path);
+                self.exist_watches.remove(&event.path);
+                if !matches!(event.kind, crate::engine::EventType::NodeDataChanged | crate::engine::EventType::NodeCreated) {
+                    self.child_watches.remove(&event.path);
+                }
+                vec![LibOut::Recipe(RecipeIn::Event(event))]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn connected(&mut self, now: Tick, session: SessionId, timeout_ms: u64, new_session: bool) -> Vec<LibOut> {
+        self.conn = Conn::Connected;
+        self.session = Some(session);
+        self.timeout = timeout_ms;
+        self.retry_at = None;
+        let event = match (new_session, std::mem::replace(&mut self.had_session, true)) {
+            (true, true) => Some(SessionEvent::NewSession),
+            (true, false) => None,
+            (false, _) => Some(SessionEvent::Reconnected),
+        };
+        let mut out: Vec<LibOut> = event.map(|e| LibOut::Recipe(RecipeIn::Session(e))).into_iter().collect();
+        out.extend(self.flush_queue(now));
+        out
+    }
+
+    fn reply(&mut self, zxid: Zxid, result: Result<Response, ErrorCode>) -> Vec<LibOut> {
+        self.last_zxid = self.last_zxid.max(zxid);
+        let Some((_, request)) = self.pending.pop_front() else { return Vec::new() };
+        self.register_watch(&request, &result);
+        vec![LibOut::Recipe(RecipeIn::Reply { request, result })]
+    }
+
+    /// Client-side tables, recorded when the reply arrives (`ZKWatchManager`).
+    fn register_watch(&mut self, request: &Request, result: &Result<Response, ErrorCode>) {
+        match (request, result) {
+            (Request::Exists { path, watch: true }, Ok(Response::Exists { stat: Some(_) })) => {
+                self.data_watches.insert(path.clone());
+            }
+            (Request::Exists { path, watch: true }, Ok(Response::Exists { stat: None })) => {
+                self.exist_watches.insert(path.clone());
+            }
+            (Request::GetData { path, watch: true }, Ok(_)) => {
+                self.data_watches.insert(path.clone());
+            }
+            (Request::GetChildren { path, watch: true }, Ok(_)) => {
+                self.child_watches.insert(path.clone());
+            }
+            _ => {}
+        }
+    }
+
+    /// The connection is gone: pending requests fail with ConnectionLoss; retry soon.
+    pub fn disconnect(&mut self, now: Tick) -> Vec<LibOut> {
+        if matches!(self.conn, Conn::Closed | Conn::Disconnected | Conn::Expired) {
+            return Vec::new();
+        }
+        let was_connecting = self.conn == Conn::Connecting;
+        self.conn = if was_connecting { Conn::Connecting } else { Conn::Disconnected };
+        self.retry_at = Some(now + self.retry_period());
+        let mut out = self.fail_pending(ErrorCode::ConnectionLoss);
+        if !was_connecting {
+            out.push(LibOut::Recipe(RecipeIn::Session(SessionEvent::Disconnected)));
+        }
+        out
+    }
+
+    fn fail_pending(&mut self, e: ErrorCode) -> Vec<LibOut> {
+        let failed: Vec<Request> = self.pending.drain(..).map(|(_, r)| r).collect();
+        failed.into_iter().map(|request| LibOut::Recipe(RecipeIn::Reply { request, result: Err(e) })).collect()
+    }
+
+    /// The server said the session is gone: everything pending fails, watches are dropped, and
+    /// a new session is requested at once.
+    fn expired(&mut self, now: Tick) -> Vec<LibOut> {
+        self.conn = Conn::Expired;
+        self.session = None;
+        let mut out = self.fail_pending(ErrorCode::SessionExpired);
+        let queued: Vec<Request> = self.queued.drain(..).collect();
+        out.extend(queued.into_iter().map(|request| LibOut::Recipe(RecipeIn::Reply { request, result: Err(ErrorCode::SessionExpired) })));
+        self.data_watches.clear();
+        self.exist_watches.clear();
+        self.child_watches.clear();
+        out.push(LibOut::Recipe(RecipeIn::Session(SessionEvent::Expired)));
+        out.extend(self.start(now));
+        out
+    }
+
+    fn retry_period(&self) -> Tick {
+        (self.timeout / 3).max(1)
+    }
+
+    /// When the library wants to act on its own next (ping, read timeout, reconnect).
+    pub fn next_timer(&self) -> Option<(Tick, LibTimer)> {
+        match self.conn {
+            Conn::Connected => {
+                let ping = self.last_sent + self.retry_period();
+                let read = self.last_heard + (self.timeout * 2 / 3).max(1);
+                Some(if read <= ping { (read, LibTimer::ReadTimeout) } else { (ping, LibTimer::Ping) })
+            }
+            Conn::Connecting => Some((self.last_heard + (self.timeout * 2 / 3).max(1), LibTimer::ReadTimeout)),
+            Conn::Disconnected => self.retry_at.map(|t| (t, LibTimer::Reconnect)),
+            Conn::Expired | Conn::Closed => None,
+        }
+    }
+
+    pub fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
+        match timer {
+            LibTimer::Ping => {
+                self.last_sent = now;
+                vec![LibOut::Send(ZkUp::Ping)]
+            }
+            LibTimer::ReadTimeout if self.conn == Conn::Connecting => {
+                // No answer to the connect: try again.
+                self.start(now)
+            }
+            LibTimer::ReadTimeout => self.disconnect(now),
+            LibTimer::Reconnect => self.reconnect(now),
+        }
+    }
+
+    fn reconnect(&mut self, now: Tick) -> Vec<LibOut> {
+        self.retry_at = Some(now + self.retry_period());
+        self.last_sent = now;
+        match self.session {
+            Some(session) => vec![LibOut::Send(ZkUp::Reconnect { session, last_zxid: self.last_zxid, watches: self.watches() })],
+            None => self.start(now),
+        }
+    }
+
+    /// Graceful close.
+    pub fn close(&mut self) -> Vec<LibOut> {
+        self.conn = Conn::Closed;
+        self.pending.clear();
+        self.queued.clear();
+        vec![LibOut::Send(ZkUp::Close)]
+    }
+}
+
+/// The library's own timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum LibTimer {
+    Ping,
+    ReadTimeout,
+    Reconnect,
+}
