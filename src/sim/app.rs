@@ -33,6 +33,8 @@ pub struct AppConfig {
     /// Reentrant depth: acquire this many times, release as many.
     pub nesting: u32,
     pub acquire_timeout: Option<Tick>,
+    /// Whether the work reads and writes the protected resource.
+    pub resource_io: bool,
 }
 
 /// What the application asks for.
@@ -95,7 +97,11 @@ impl App {
         self.token = Some(token);
         self.state = AppState::Reading;
         let mut out: Vec<AppOut> = (1..self.cfg.nesting.max(1)).map(|_| AppOut::Recipe(RecipeIn::Acquire)).collect();
-        out.push(AppOut::Res(ResUp::Read { token }));
+        if self.cfg.resource_io {
+            out.push(AppOut::Res(ResUp::Read { token }));
+        } else {
+            self.state = AppState::Working { until: now + self.cfg.hold_min };
+        }
         out
     }
 
@@ -116,7 +122,7 @@ impl App {
         if !matches!(self.state, AppState::Working { .. }) {
             return Vec::new();
         }
-        match (self.cfg.writer, self.read) {
+        match (self.cfg.writer && self.cfg.resource_io, self.read) {
             (true, Some((value, version))) => {
                 self.state = AppState::Writing;
                 let token = self.token.unwrap_or(0);

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod client;
 mod describe;
+pub mod explore;
 mod faults;
 pub mod history;
 pub mod monitors;

@@ -98,6 +98,9 @@ pub struct Scenario {
     pub timeless: bool,
     /// Whether `/locks` exists before the run (created by an operator).
     pub lock_dir_exists: bool,
+    /// Whether holders read and write the protected resource (the exhaustive search turns it
+    /// off: mutual exclusion is judged by node ownership, and fewer messages mean fewer states).
+    pub resource_io: bool,
 }
 
 impl Default for Scenario {
@@ -127,6 +130,7 @@ impl Default for Scenario {
             faults: Vec::new(),
             timeless: false,
             lock_dir_exists: true,
+            resource_io: true,
         }
     }
 }

@@ -233,6 +233,7 @@ fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         writer: writer || sc.recipe != RecipeKind::Rwlock,
         nesting: if sc.recipe == RecipeKind::Curator { sc.nesting } else { 1 },
         acquire_timeout: timeout,
+        resource_io: sc.resource_io,
     };
     let start = 1 + rng.range(0, sc.start_spread);
     Client::new(i, ZkClient::new(sc.session_timeout), Recipe::new(&cfg), App::new(app_cfg, start))
