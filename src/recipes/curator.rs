@@ -178,6 +178,11 @@ impl Curator {
     }
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        // After a timeout only the delete of our node matters; late listings must not grant.
+        let abandoning = self.timed_out && self.phase == Phase::Releasing;
+        if abandoning && !matches!(request, Request::Delete { .. }) {
+            return Vec::new();
+        }
         match (&request, result) {
             (Request::Create { path, .. }, r) if path == LOCK_DIR => match r {
                 Ok(_) | Err(ErrorCode::NodeExists) => self.create(),

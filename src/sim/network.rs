@@ -151,7 +151,7 @@ mod tests {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         n.partitioned.insert(0);
         n.send(0, Node::Client(0), Node::Service, Payload::ZkUp(ZkUp::Ping), L, &mut rng);
-        n.send(0, Node::Client(0), Node::Resource, Payload::ResUp(ResUp::Read), L, &mut rng);
+        n.send(0, Node::Client(0), Node::Resource, Payload::ResUp(ResUp::Read { token: 1 }), L, &mut rng);
         assert_eq!(n.len(), 1);
         assert_eq!(n.lost().count(), 1);
         n.tidy(100);

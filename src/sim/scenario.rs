@@ -174,7 +174,11 @@ impl Scenario {
     }
 
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))?;
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| match e.path().to_string().as_str() {
+            "." => format!("scenario JSON: {}", e.inner()),
+            path => format!("scenario field `{path}`: {}", e.inner()),
+        })?;
         s.validate()?;
         Ok(s)
     }
