@@ -55,9 +55,15 @@ pub struct App {
     pub acquire_since: Tick,
     pub acquire_deadline: Option<Tick>,
     releases_due: u32,
-    /// Ticks each acquisition waited.
-    pub waits: Vec<Tick>,
+    /// Ticks the most recent acquisitions waited (the last [`RECENT_WAITS`]).
+    pub waits: std::collections::VecDeque<Tick>,
+    pub acquisitions: u64,
+    pub wait_total: Tick,
+    pub wait_max: Tick,
 }
+
+/// How many recent wait times a client keeps for its sparkline.
+pub const RECENT_WAITS: usize = 16;
 
 impl App {
     pub fn new(cfg: AppConfig, first_start: Tick) -> Self {
@@ -72,7 +78,10 @@ impl App {
             acquire_since: 0,
             acquire_deadline: None,
             releases_due: 0,
-            waits: Vec::new(),
+            waits: std::collections::VecDeque::new(),
+            acquisitions: 0,
+            wait_total: 0,
+            wait_max: 0,
         }
     }
 
@@ -92,7 +101,14 @@ impl App {
         if self.state != AppState::Acquiring {
             return Vec::new();
         }
-        self.waits.push(now - self.acquire_since);
+        let waited = now - self.acquire_since;
+        if self.waits.len() == RECENT_WAITS {
+            self.waits.pop_front();
+        }
+        self.waits.push_back(waited);
+        self.acquisitions += 1;
+        self.wait_total += waited;
+        self.wait_max = self.wait_max.max(waited);
         self.acquire_deadline = None;
         self.token = Some(token);
         self.state = AppState::Reading;

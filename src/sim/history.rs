@@ -11,7 +11,7 @@ use super::scenario::{Command, Scenario};
 use super::step::StepRecord;
 use super::world::{Action, World};
 
-pub const KEYFRAME_EVERY: u64 = 128;
+pub const KEYFRAME_EVERY: u64 = 512;
 
 /// A run: its scenario plus the actions forced at given steps (user commands, or a path found
 /// by the exhaustive search). Replaying it always gives the same history.

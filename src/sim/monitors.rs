@@ -73,13 +73,13 @@ pub fn is_stuck(w: &World, c: &Client) -> bool {
     if c.proc != Proc::Running || c.app.state != AppState::Acquiring || c.app.acquire_deadline.is_some() {
         return false;
     }
-    if c.zk.conn != Conn::Connected || c.zk.outstanding() > 0 || w.net.busy(Node::Client(c.id)) {
-        return false;
-    }
     let path = match c.recipe.phase() {
         Phase::Watching(p) | Phase::Waiting(p) => p,
         _ => return false,
     };
+    if c.zk.conn != Conn::Connected || c.zk.outstanding() > 0 || w.net.busy(Node::Client(c.id)) {
+        return false;
+    }
     !could_wake(w, c, &path)
 }
 

@@ -37,6 +37,8 @@ pub struct Network {
     next_id: u64,
     /// The latest delivery tick per link, to keep links FIFO.
     link_tail: BTreeMap<(Node, Node), Tick>,
+    /// In-flight messages per endpoint (sender and receiver), for O(log n) `busy`.
+    per_node: BTreeMap<Node, usize>,
     /// Clients cut off from the lock service.
     pub partitioned: BTreeSet<ClientId>,
     /// Clients whose next reply from the lock service is lost (with the connection).
@@ -64,6 +66,7 @@ impl Network {
             self.lost.insert(id, env);
         } else {
             self.link_tail.insert((from, to), deliver_at);
+            self.count(&env, true);
             self.in_flight.insert(id, env);
         }
         id
@@ -88,6 +91,7 @@ impl Network {
     /// Takes a message out for delivery. A message whose link was cut meanwhile is lost instead.
     pub fn take(&mut self, id: u64) -> Option<Envelope> {
         let mut env = self.in_flight.remove(&id)?;
+        self.count(&env, false);
         if self.cut(env.from, env.to) {
             env.lost = true;
             self.lost.insert(id, env.clone());
@@ -101,10 +105,24 @@ impl Network {
         self.lost.retain(|_, e| e.deliver_at > now);
     }
 
+    fn count(&mut self, e: &Envelope, add: bool) {
+        for n in [e.from, e.to] {
+            let v = self.per_node.entry(n).or_insert(0);
+            *v = if add { *v + 1 } else { v.saturating_sub(1) };
+            if *v == 0 {
+                self.per_node.remove(&n);
+            }
+        }
+    }
+
     /// Drops every message to or from `c` (its process is gone).
     pub fn forget_client(&mut self, c: ClientId) {
-        let gone = |e: &Envelope| e.from == Node::Client(c) || e.to == Node::Client(c);
-        self.in_flight.retain(|_, e| !gone(e));
+        let gone: Vec<u64> = self.in_flight.values().filter(|e| e.from == Node::Client(c) || e.to == Node::Client(c)).map(|e| e.id).collect();
+        for id in gone {
+            if let Some(e) = self.in_flight.remove(&id) {
+                self.count(&e, false);
+            }
+        }
     }
 
     /// The id the next message will get (ids are consecutive).
@@ -122,7 +140,7 @@ impl Network {
 
     /// Whether anything is in flight to or from this node.
     pub fn busy(&self, n: Node) -> bool {
-        self.in_flight.values().any(|e| e.from == n || e.to == n)
+        self.per_node.contains_key(&n)
     }
 }
 

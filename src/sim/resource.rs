@@ -19,13 +19,21 @@ pub struct WriteRecord {
     pub lost_update: bool,
 }
 
+/// How many recent writes the resource keeps for the view (older ones are only counted).
+pub const RECENT_WRITES: usize = 32;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Resource {
     pub value: u64,
     pub version: u64,
     pub fencing: bool,
     pub highest_token: i64,
-    pub writes: Vec<WriteRecord>,
+    /// The most recent writes, oldest first.
+    pub writes: std::collections::VecDeque<WriteRecord>,
+    pub accepted: u64,
+    pub rejected: u64,
+    /// The first write that lost an update (kept for the monitor and the view).
+    pub first_lost: Option<WriteRecord>,
 }
 
 impl Resource {
@@ -49,24 +57,37 @@ impl Resource {
 
     fn write(&mut self, at: Tick, client: ClientId, value: u64, read_version: u64, token: i64) -> ResDown {
         if self.fencing && token < self.highest_token {
-            self.writes.push(WriteRecord { at, client, value, token, accepted: false, lost_update: false });
+            self.rejected += 1;
+            self.remember(WriteRecord { at, client, value, token, accepted: false, lost_update: false });
             return ResDown::WriteRejected { token, highest: self.highest_token };
         }
         self.highest_token = self.highest_token.max(token);
         let lost_update = read_version != self.version;
         self.value = value;
         self.version += 1;
-        self.writes.push(WriteRecord { at, client, value, token, accepted: true, lost_update });
+        self.accepted += 1;
+        let w = WriteRecord { at, client, value, token, accepted: true, lost_update };
+        if lost_update && self.first_lost.is_none() {
+            self.first_lost = Some(w.clone());
+        }
+        self.remember(w);
         ResDown::WriteOk { value }
+    }
+
+    fn remember(&mut self, w: WriteRecord) {
+        if self.writes.len() == RECENT_WRITES {
+            self.writes.pop_front();
+        }
+        self.writes.push_back(w);
     }
 
     /// The first accepted write that lost an update, if any.
     pub fn first_lost_update(&self) -> Option<&WriteRecord> {
-        self.writes.iter().find(|w| w.lost_update)
+        self.first_lost.as_ref()
     }
 
     pub fn rejected(&self) -> usize {
-        self.writes.iter().filter(|w| !w.accepted).count()
+        self.rejected as usize
     }
 }
 

@@ -18,11 +18,28 @@ pub struct StepRecord {
     pub action: Action,
     pub narration: Narration,
     /// Message delivered (or lost) by this step.
-    pub delivered: Option<Envelope>,
+    pub delivered: Option<Delivered>,
     /// Messages sent by this step, by id.
     pub sent: Vec<u64>,
     /// Watch notifications the server emitted: (client, event type, path).
     pub fired: Vec<(ClientId, String, String)>,
+}
+
+/// A delivered message, as the sequence diagram draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Delivered {
+    pub id: u64,
+    pub from: Node,
+    pub to: Node,
+    pub sent_at: Tick,
+    pub label: String,
+    pub lost: bool,
+}
+
+impl From<&Envelope> for Delivered {
+    fn from(e: &Envelope) -> Self {
+        Delivered { id: e.id, from: e.from, to: e.to, sent_at: e.sent_at, label: e.payload.label(), lost: e.lost }
+    }
 }
 
 impl World {
@@ -66,7 +83,7 @@ impl World {
         }
     }
 
-    fn deliver(&mut self, id: u64, fired: &mut Vec<(ClientId, String, String)>) -> (Narration, Option<Envelope>) {
+    fn deliver(&mut self, id: u64, fired: &mut Vec<(ClientId, String, String)>) -> (Narration, Option<Delivered>) {
         let Some(env) = self.net.take(id) else { return (Narration::new(Key::ServiceTick, None), None) };
         let client = match (env.from, env.to) {
             (Node::Client(c), _) | (_, Node::Client(c)) => Some(c),
@@ -74,7 +91,7 @@ impl World {
         };
         if env.lost {
             self.metrics.lost_messages += 1;
-            return (Narration::new(Key::MessageLost, client).a(env.payload.label()), Some(env));
+            return (Narration::new(Key::MessageLost, client).a(env.payload.label()), Some((&env).into()));
         }
         let n = match (env.to, env.payload.clone()) {
             (Node::Service, Payload::ZkUp(m)) => self.at_service(client.unwrap_or(0), m, fired),
@@ -82,7 +99,7 @@ impl World {
             (Node::Client(c), p) => self.at_client(c, p),
             _ => Narration::new(Key::ServiceTick, None),
         };
-        (n, Some(env))
+        (n, Some((&env).into()))
     }
 
     fn at_resource(&mut self, c: ClientId, m: ResUp) -> Narration {
@@ -93,7 +110,7 @@ impl World {
                 Narration::new(Key::ResourceWrite, Some(c)).n(*value as i64).a(token.to_string()).b(Detail::Rejected { highest: *highest })
             }
             (ResUp::Write { value, token, .. }, _) => {
-                let lost = self.resource.writes.last().is_some_and(|w| w.lost_update);
+                let lost = self.resource.writes.back().is_some_and(|w| w.lost_update);
                 let d = if lost { Detail::LostUpdate } else { Detail::Accepted };
                 Narration::new(Key::ResourceWrite, Some(c)).n(*value as i64).a(token.to_string()).b(d)
             }

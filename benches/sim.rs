@@ -1,0 +1,83 @@
+//! Simulator benchmarks (prints figures; run with `cargo bench --bench sim`):
+//! steps per second for `sequential` and `naive` with 10, 100 and 1 000 clients; memory and
+//! seek time of a 100 000-step history with 20 clients; exhaustive-search states per second.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use lockstep::recipes::RecipeKind;
+use lockstep::sim::explore::{explore, ExploreConfig};
+use lockstep::sim::{Scenario, Simulation};
+
+/// Counts live heap bytes, to measure what a history holds.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size(), Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+fn busy(recipe: RecipeKind, clients: u32) -> Scenario {
+    Scenario { recipe, clients, rounds: 1000, latency_max: 3, start_spread: 20, hold_max: 8, ..Scenario::default() }
+}
+
+fn steps_per_second() {
+    for recipe in [RecipeKind::Sequential, RecipeKind::Naive] {
+        for clients in [10, 100, 1000] {
+            let steps = if clients == 1000 { 20_000 } else { 100_000 };
+            let mut sim = Simulation::new(busy(recipe, clients));
+            let t = Instant::now();
+            let done = sim.run_steps(steps);
+            let secs = t.elapsed().as_secs_f64();
+            println!("steps/s  {:<10} {clients:>5} clients: {:>10.0} ({done} steps in {secs:.2} s)", recipe.name(), done as f64 / secs);
+        }
+    }
+}
+
+fn history_memory_and_seek() {
+    let before = LIVE.load(Ordering::Relaxed);
+    let mut sim = Simulation::new(busy(RecipeKind::Sequential, 20));
+    let t = Instant::now();
+    let done = sim.run_steps(100_000);
+    let build = t.elapsed().as_secs_f64();
+    let bytes = LIVE.load(Ordering::Relaxed) - before;
+    println!("history  {done} steps, 20 clients: built in {build:.2} s, {:.1} MB held ({} keyframes)", bytes as f64 / 1e6, sim.keyframe_count());
+    let targets = [99_999u64, 50_000, 12_345, 77_777, 1, 100_000, 63_999, 64_001];
+    let mut worst = 0f64;
+    let t = Instant::now();
+    for &n in &targets {
+        let s = Instant::now();
+        sim.seek(n);
+        worst = worst.max(s.elapsed().as_secs_f64());
+    }
+    let mean = t.elapsed().as_secs_f64() / targets.len() as f64;
+    println!("seek     mean {:.3} ms, worst {:.3} ms over {} random seeks", mean * 1e3, worst * 1e3, targets.len());
+}
+
+fn exhaustive_rate() {
+    let sc = Scenario { recipe: RecipeKind::Sequential, clients: 3, hold_min: 1, hold_max: 1, ..Scenario::default() };
+    let t = Instant::now();
+    let out = explore(&sc, &ExploreConfig { max_depth: 200, max_states: 1_000_000, allow_close: false });
+    let secs = t.elapsed().as_secs_f64();
+    println!("explore  sequential, 3 clients: {} states in {secs:.2} s = {:.0} states/s", out.states, out.states as f64 / secs);
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    steps_per_second();
+    history_memory_and_seek();
+    exhaustive_rate();
+}
