@@ -10,6 +10,7 @@ pub mod engine;
 pub mod recipes;
 pub mod replay;
 pub mod sim;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

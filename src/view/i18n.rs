@@ -1,0 +1,147 @@
+//! Every UI label in English and Simplified Chinese.
+
+use crate::sim::Lang;
+
+/// (key, English, Chinese).
+const LABELS: &[(&str, &str, &str)] = &[
+    ("narration.start", "Press Step (→) to begin. Every step applies exactly one event: a message arrives, a timer fires, or a fault strikes.", "按“单步”（→）开始。每一步只发生一件事：一条消息到达、一个定时器触发，或一个故障发生。"),
+    ("phase.done", "done", "已完成"),
+    ("state.crashed", "crashed", "已崩溃"),
+    ("state.closed", "closed", "已关闭"),
+    ("state.paused", "paused", "停顿中"),
+    ("state.connected", "connected", "已连接"),
+    ("state.connecting", "connecting", "连接中"),
+    ("state.disconnected", "disconnected", "连接断开"),
+    ("state.expired", "expired", "会话过期"),
+    ("ui.tagline", "ZooKeeper distributed locks, step by step.", "ZooKeeper 分布式锁，一步一步看清楚。"),
+    ("ui.scenario", "Scenario", "场景"),
+    ("ui.recipe", "Recipe", "锁方案"),
+    ("ui.clients", "Clients", "客户端数"),
+    ("ui.seed", "Seed", "随机种子"),
+    ("ui.fencing", "Fencing tokens", "防护令牌"),
+    ("ui.apply", "Apply", "应用"),
+    ("ui.reset", "Reset", "重置"),
+    ("ui.step", "Step", "单步"),
+    ("ui.back", "Back", "后退"),
+    ("ui.play", "Play", "播放"),
+    ("ui.pause", "Pause", "暂停"),
+    ("ui.speed", "Speed", "速度"),
+    ("ui.first", "First step", "第一步"),
+    ("ui.last", "Last step", "最后一步"),
+    ("ui.scrubber", "Position in the history", "历史位置"),
+    ("ui.share", "Share", "分享"),
+    ("ui.embed", "Embed", "嵌入"),
+    ("ui.export_svg", "Export SVG", "导出 SVG"),
+    ("ui.export_json", "Export run", "导出运行"),
+    ("ui.import", "Import run", "导入运行"),
+    ("ui.help", "Help", "帮助"),
+    ("ui.close", "Close", "关闭"),
+    ("ui.copied", "Link copied to the clipboard.", "链接已复制到剪贴板。"),
+    ("ui.copy_manual", "Copy this link:", "请复制此链接："),
+    ("ui.embed_hint", "Paste this into your page:", "将以下代码粘贴到你的页面："),
+    ("ui.open_full", "Open in Lockstep", "在 Lockstep 中打开"),
+    ("ui.lang", "中文", "English"),
+    ("ui.hide_pings", "Hide pings in the log", "日志中隐藏心跳"),
+    ("ui.step_of", "step", "第"),
+    ("ui.time", "time", "时间"),
+    ("ui.error", "Could not use that input", "无法使用该输入"),
+    ("ui.dismiss", "Dismiss", "关闭提示"),
+    ("ui.pause_ticks", "ticks", "时钟单位"),
+    ("panel.tree", "Znode tree", "Znode 树"),
+    ("panel.clients", "Clients", "客户端"),
+    ("panel.narration", "What just happened", "刚刚发生了什么"),
+    ("panel.log", "Step log", "步骤日志"),
+    ("panel.sequence", "Sequence diagram", "时序图"),
+    ("panel.resource", "Protected resource", "受保护资源"),
+    ("panel.monitors", "Safety monitors", "安全监视"),
+    ("panel.metrics", "Metrics", "指标"),
+    ("panel.lesson", "Lesson", "要点"),
+    ("act.acquire", "Acquire", "获取"),
+    ("act.release", "Release", "释放"),
+    ("act.crash", "Crash", "崩溃"),
+    ("act.close", "Close session", "关闭会话"),
+    ("act.pause", "Pause", "停顿"),
+    ("act.partition", "Partition", "隔离网络"),
+    ("act.heal", "Heal", "恢复网络"),
+    ("act.expire", "Expire session", "使会话过期"),
+    ("act.drop", "Drop next reply", "丢弃下一个应答"),
+    ("mon.belief", "Two clients believe they hold the lock", "两个客户端都认为自己持有锁"),
+    ("mon.ownership", "Mutual exclusion broken: two holders own their lock nodes", "互斥被破坏：两个持锁者都拥有自己的锁节点"),
+    ("mon.lost_update", "The resource lost an update (or issued a duplicate ID)", "资源丢失了一次更新（或分配了重复 ID）"),
+    ("mon.stuck", "A client waits with nothing left that could wake it", "有客户端在等待，但已没有任何事件能唤醒它"),
+    ("mon.ok", "All safety checks pass so far.", "目前所有安全检查均通过。"),
+    ("mon.jump", "Jump to step", "跳到第几步"),
+    ("metric.requests", "Requests", "请求数"),
+    ("metric.notifications", "Notifications", "通知数"),
+    ("metric.herd", "Wake-ups per release", "每次释放唤醒数"),
+    ("metric.waits", "Recent waits (ticks)", "最近等待时间（时钟单位）"),
+    ("metric.zxid", "Last zxid", "最新 zxid"),
+    ("res.value", "Value", "当前值"),
+    ("res.token", "Highest token seen", "见过的最大令牌"),
+    ("res.fencing_on", "Fencing on: writes with a lower token are rejected.", "已启用防护：令牌更小的写入会被拒绝。"),
+    ("res.fencing_off", "Fencing off: every write is accepted.", "未启用防护：所有写入都会被接受。"),
+    ("res.accepted", "accepted", "已接受"),
+    ("res.rejected", "rejected", "已拒绝"),
+    ("res.lost", "lost update", "丢失更新"),
+    ("legend.persistent", "persistent", "持久节点"),
+    ("legend.ephemeral", "ephemeral (owner's colour)", "临时节点（所有者颜色）"),
+    ("legend.sequential", "sequential", "顺序节点"),
+    ("legend.container", "container", "容器节点"),
+    ("legend.watch", "watch", "监视"),
+    ("tree.empty", "No znodes yet.", "还没有 znode。"),
+    ("client.node", "node", "节点"),
+    ("client.session", "session", "会话"),
+    ("client.expires", "expires in", "剩余"),
+    ("client.count", "held ×", "持有 ×"),
+    ("client.token", "token", "令牌"),
+    ("help.title", "Keyboard shortcuts", "键盘快捷键"),
+    ("help.step", "→  step forward", "→  前进一步"),
+    ("help.back", "←  step back", "←  后退一步"),
+    ("help.play", "Space  play / pause", "空格  播放 / 暂停"),
+    ("help.home", "Home / End  first / last step", "Home / End  第一步 / 最后一步"),
+    ("help.help", "?  this help", "?  显示帮助"),
+];
+
+/// The label for `key` in `lang` (the key itself if unknown, so a gap is visible, not fatal).
+pub fn t(key: &str, lang: Lang) -> &str {
+    LABELS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map_or(key, |(_, en, zh)| if lang == Lang::Zh { zh } else { en })
+}
+
+/// All keys (for tests and tooling).
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    LABELS.iter().map(|(k, _, _)| *k)
+}
+
+/// The language to start in: `?lang=` wins, then the browser's language.
+pub fn pick(query: Option<&str>, browser: Option<&str>) -> Lang {
+    query
+        .and_then(Lang::parse)
+        .or_else(|| browser.filter(|b| b.to_ascii_lowercase().starts_with("zh")).map(|_| Lang::Zh))
+        .unwrap_or(Lang::En)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_label_exists_in_both_languages_once() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (k, en, zh) in LABELS {
+            assert!(seen.insert(*k), "duplicate key {k}");
+            assert!(!en.is_empty() && !zh.is_empty(), "{k}");
+        }
+        assert_eq!(t("nope", Lang::Zh), "nope");
+    }
+
+    #[test]
+    fn language_choice() {
+        assert_eq!(pick(Some("zh"), Some("en-US")), Lang::Zh);
+        assert_eq!(pick(None, Some("zh-CN")), Lang::Zh);
+        assert_eq!(pick(Some("klingon"), Some("en")), Lang::En);
+        assert_eq!(pick(None, None), Lang::En);
+    }
+}

@@ -1,0 +1,208 @@
+//! The whole app state in the URL query: scenario (a preset plus overrides, or a custom
+//! scenario), seed, user commands, cursor, language and embed mode. Parsing never fails: bad
+//! parameters become specific messages and fall back to defaults.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+
+use crate::recipes::RecipeKind;
+use crate::sim::presets;
+use crate::sim::{Action, Lang, Run, Scenario};
+
+/// The default preset.
+pub const DEFAULT_PRESET: &str = "queue";
+/// The UI's client limit (the engine allows more; the screen does not).
+pub const UI_MAX_CLIENTS: u32 = 200;
+const MAX_QUERY: usize = 64 * 1024;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlState {
+    pub preset: String,
+    pub run: Run,
+    pub at: u64,
+    pub lang: Option<Lang>,
+    pub embed: bool,
+}
+
+fn preset_scenario(id: &str) -> Scenario {
+    presets::find(id).map(|p| p.scenario()).unwrap_or_default()
+}
+
+/// Parses a query string (with or without the leading `?`).
+pub fn parse(query: &str) -> (UrlState, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: BTreeMap::new() }, at: 0, lang: None, embed: false };
+    if query.len() > MAX_QUERY {
+        errors.push(format!("the link is {} bytes long (limit {MAX_QUERY}); showing the default scenario", query.len()));
+        return (st, errors);
+    }
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.trim_start_matches('?').as_bytes()).into_owned().collect();
+    let get = |k: &str| pairs.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+    if let Some(p) = get("preset") {
+        match presets::find(p) {
+            Some(found) => {
+                st.preset = found.id.into();
+                st.run.scenario = found.scenario();
+            }
+            None => errors.push(format!("unknown scenario {}; showing \"{DEFAULT_PRESET}\"", quote(p))),
+        }
+    }
+    if let Some(s) = get("scenario") {
+        match Scenario::from_compact(s) {
+            Ok(sc) => st.run.scenario = sc,
+            Err(e) => errors.push(format!("`scenario`: {e}")),
+        }
+    }
+    overrides(&mut st.run.scenario, &get, &mut errors);
+    if let Some(c) = get("cmds") {
+        match decode_cmds(c) {
+            Ok(f) => st.run.forced = f,
+            Err(e) => errors.push(format!("`cmds`: {e}; the run starts without user commands")),
+        }
+    }
+    if let Some(a) = get("at") {
+        match a.parse::<u64>() {
+            Ok(n) if n <= 1_000_000 => st.at = n,
+            _ => errors.push(format!("`at` must be a step number up to 1000000, not {}", quote(a))),
+        }
+    }
+    if let Some(l) = get("lang") {
+        st.lang = Lang::parse(l);
+        if st.lang.is_none() {
+            errors.push(format!("`lang` must be en or zh, not {}", quote(l)));
+        }
+    }
+    st.embed = matches!(get("embed"), Some("1" | "true"));
+    (st, errors)
+}
+
+fn overrides<'a>(sc: &mut Scenario, get: &dyn Fn(&str) -> Option<&'a str>, errors: &mut Vec<String>) {
+    if let Some(r) = get("recipe") {
+        match RecipeKind::parse(r) {
+            Some(k) => sc.recipe = k,
+            None => errors.push(format!("unknown recipe {}", quote(r))),
+        }
+    }
+    if let Some(c) = get("clients") {
+        match c.parse::<u32>() {
+            Ok(n) if (1..=UI_MAX_CLIENTS).contains(&n) => {
+                sc.clients = n;
+                let n = n as usize;
+                sc.readers.retain(|r| *r < n);
+                sc.timeouts.retain(|(r, _)| *r < n);
+                sc.faults.retain(|f| f.command.client().is_none_or(|x| x < n));
+            }
+            _ => errors.push(format!("`clients` must be 1 to {UI_MAX_CLIENTS}, not {}", quote(c))),
+        }
+    }
+    if let Some(s) = get("seed") {
+        match s.parse::<u64>() {
+            Ok(n) => sc.seed = n,
+            Err(_) => errors.push(format!("`seed` must be a whole number, not {}", quote(s))),
+        }
+    }
+    if let Some(f) = get("fencing") {
+        match f {
+            "1" | "true" | "on" => sc.fencing = true,
+            "0" | "false" | "off" => sc.fencing = false,
+            _ => errors.push(format!("`fencing` must be on or off, not {}", quote(f))),
+        }
+    }
+}
+
+/// A value quoted for a message, shortened, with control characters removed.
+fn quote(v: &str) -> String {
+    let clean: String = v.chars().filter(|c| !c.is_control()).take(40).collect();
+    let more = if v.chars().count() > 40 { "…" } else { "" };
+    format!("\"{clean}{more}\"")
+}
+
+fn decode_cmds(s: &str) -> Result<BTreeMap<u64, Action>, String> {
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| "not base64url".to_string())?;
+    let list: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| format!("not a command list ({e})"))?;
+    if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
+        return Err("too many commands or a step number out of range".into());
+    }
+    Ok(list.into_iter().collect())
+}
+
+fn encode_cmds(forced: &BTreeMap<u64, Action>) -> String {
+    let list: Vec<(&u64, &Action)> = forced.iter().collect();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(&list).unwrap_or_default())
+}
+
+/// The query string for a state (without `?`).
+pub fn to_query(st: &UrlState) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    let base = preset_scenario(&st.preset);
+    q.append_pair("preset", &st.preset);
+    let short = Scenario { recipe: st.run.scenario.recipe, clients: st.run.scenario.clients, seed: st.run.scenario.seed, fencing: st.run.scenario.fencing, ..base.clone() };
+    if short == st.run.scenario {
+        let sc = &st.run.scenario;
+        if sc.recipe != base.recipe {
+            q.append_pair("recipe", sc.recipe.name());
+        }
+        if sc.clients != base.clients {
+            q.append_pair("clients", &sc.clients.to_string());
+        }
+        if sc.seed != base.seed {
+            q.append_pair("seed", &sc.seed.to_string());
+        }
+        if sc.fencing != base.fencing {
+            q.append_pair("fencing", if sc.fencing { "on" } else { "off" });
+        }
+    } else {
+        q.append_pair("scenario", &st.run.scenario.to_compact());
+    }
+    if !st.run.forced.is_empty() {
+        q.append_pair("cmds", &encode_cmds(&st.run.forced));
+    }
+    q.append_pair("at", &st.at.to_string());
+    if let Some(l) = st.lang {
+        q.append_pair("lang", if l == Lang::Zh { "zh" } else { "en" });
+    }
+    if st.embed {
+        q.append_pair("embed", "1");
+    }
+    q.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Command;
+
+    #[test]
+    fn round_trip_keeps_everything() {
+        let (mut st, errors) = parse("?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1");
+        assert!(errors.is_empty(), "{errors:?}");
+        st.run.forced.insert(7, Action::Command(Command::Pause { client: 1, ticks: 30 }));
+        let (back, errors) = parse(&to_query(&st));
+        assert!(errors.is_empty());
+        assert_eq!(back, st);
+        assert_eq!(back.run.scenario.seed, 9);
+        assert!(back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42);
+    }
+
+    #[test]
+    fn custom_scenarios_travel_whole() {
+        let (mut st, _) = parse("");
+        st.run.scenario.hold_max = 77;
+        let (back, errors) = parse(&to_query(&st));
+        assert!(errors.is_empty() && back.run.scenario.hold_max == 77);
+    }
+
+    #[test]
+    fn hostile_parameters_give_messages_and_defaults() {
+        let q = "preset=%3Cscript%3Ealert(1)%3C/script%3E&clients=99999999999999999999&seed=-1&at=1e9&lang=xx&cmds=%%%&scenario=AAAA&fencing=maybe&recipe=zk";
+        let (st, errors) = parse(q);
+        assert_eq!(st.preset, DEFAULT_PRESET);
+        assert_eq!(st.run.scenario, preset_scenario(DEFAULT_PRESET));
+        assert!(st.run.forced.is_empty() && st.at == 0 && st.lang.is_none());
+        assert_eq!(errors.len(), 9, "{errors:#?}");
+        assert!(errors[0].contains("<script>alert(1)</script>"), "the bad value is quoted as text");
+        let (_, errors) = parse(&"a".repeat(70_000));
+        assert_eq!(errors.len(), 1);
+    }
+}
