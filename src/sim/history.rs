@@ -115,6 +115,12 @@ impl Simulation {
         while self.cursor < n && self.step() {}
     }
 
+    /// Seeks to `n`, computing history up to it if it does not exist yet.
+    pub fn seek_computing(&mut self, n: u64) {
+        self.seek(n.min(self.len()));
+        while self.cursor() < n && self.step() {}
+    }
+
     pub fn back(&mut self) {
         self.seek(self.cursor.saturating_sub(1));
     }

@@ -23,6 +23,8 @@ pub struct StepRecord {
     pub sent: Vec<u64>,
     /// Watch notifications the server emitted: (client, event type, path).
     pub fired: Vec<(ClientId, String, String)>,
+    /// Znodes this step deleted.
+    pub deleted: Vec<String>,
 }
 
 /// A delivered message, as the sequence diagram draws it.
@@ -68,7 +70,8 @@ impl World {
         };
         self.net.tidy(self.now);
         let sent = (before..self.net_next_id()).collect();
-        let record = StepRecord { index: self.steps, time: self.now, action, narration, delivered, sent, fired };
+        let deleted = std::mem::take(&mut self.deleted_now);
+        let record = StepRecord { index: self.steps, time: self.now, action, narration, delivered, sent, fired, deleted };
         super::monitors::check(self, record.index);
         record
     }
@@ -195,7 +198,8 @@ impl World {
                     }
                     (c, ZkDown::Output(o))
                 }
-                Output::SessionEnded { session, expired, .. } => {
+                Output::SessionEnded { session, expired, deleted, .. } => {
+                    self.deleted_now.extend(deleted.iter().cloned());
                     let Some(c) = self.session_owner.get(session).copied() else { continue };
                     (c, if *expired { ZkDown::ConnectionClosed } else { ZkDown::Closed })
                 }
@@ -239,6 +243,11 @@ impl World {
         };
         let now = self.now;
         let outputs = self.server_mut().handle(now, input);
+        if let ZkUp::Request { request: crate::engine::Request::Delete { path, .. }, .. } = &m {
+            if outputs.iter().any(|o| matches!(o, Output::Reply { result: Ok(_), .. })) {
+                self.deleted_now.push(path.clone());
+            }
+        }
         let n = super::describe::at_service(self, c, &m, &outputs);
         self.route(Some(c), outputs, fired);
         n

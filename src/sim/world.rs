@@ -77,6 +77,8 @@ pub struct World {
     pub timeless: bool,
     pub steps: u64,
     pub max_leases: u32,
+    /// Znodes deleted by the step being applied (moved into its record).
+    pub deleted_now: Vec<String>,
 }
 
 impl World {
@@ -103,6 +105,7 @@ impl World {
             timeless: false,
             steps: 0,
             max_leases: sc.max_leases,
+            deleted_now: Vec::new(),
         };
         w.script.sort_by_key(|t| t.at);
         w.boot();

@@ -1,88 +1,112 @@
-//! The Leptos 0.8 app (wasm32 only). For now: the app shell around a live view of the engine's
-//! znode tree; the simulator view arrives with the simulator.
+//! The Leptos 0.8 app (wasm32 only). The root owns the simulation in one signal and derives the
+//! frame with a memo; views get both through context and send commands as method calls. The
+//! only effect drives the autoplay timer.
+
+mod browser;
+mod clients;
+mod controls;
+mod dialogs;
+mod panels;
+mod sequence;
+mod stage;
+mod state;
+
+use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::engine::{CreateMode, Input, Output, Request, Server, ServerConfig};
+use crate::sim::Lang;
+use crate::view::i18n::t;
+use state::{App, SPEEDS};
 
 /// Mounts the app on `<body>` (called from `main` on wasm32).
 pub fn mount() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
-}
-
-/// One row of the tree view: path, mode letter and key stat fields.
-#[derive(Clone, Debug, PartialEq)]
-struct Row {
-    path: String,
-    ephemeral: bool,
-    czxid: i64,
-    cversion: i32,
-}
-
-/// A tiny contention demo: three sessions queue ephemeral-sequential lock nodes.
-fn demo_server(clients: usize) -> Server {
-    let mut s = Server::new(ServerConfig::default());
-    let mut sessions = Vec::new();
-    for _ in 0..clients {
-        for o in s.handle(0, Input::Connect { timeout_ms: 4000 }) {
-            if let Output::Connected { session, .. } = o {
-                sessions.push(session);
-            }
-        }
-    }
-    let create = |path: &str, mode| Request::Create { path: path.into(), data: Some(Vec::new()), mode };
-    if let Some(first) = sessions.first() {
-        s.handle(0, Input::Request { session: *first, xid: 1, request: create("/locks", CreateMode::Persistent) });
-    }
-    for (i, session) in sessions.iter().enumerate() {
-        let request = create("/locks/lock-", CreateMode::EphemeralSequential);
-        s.handle(0, Input::Request { session: *session, xid: 2 + i as i32, request });
-    }
-    s
-}
-
-fn rows(s: &Server) -> Vec<Row> {
-    s.tree()
-        .iter()
-        .filter(|(p, _)| p.starts_with("/locks"))
-        .map(|(p, n)| {
-            let st = n.stat();
-            Row { path: p.to_string(), ephemeral: st.ephemeral_owner != 0, czxid: st.czxid, cversion: st.cversion }
-        })
-        .collect()
+    leptos::mount::mount_to_body(Root);
 }
 
 #[component]
-fn App() -> impl IntoView {
-    let (clients, set_clients) = signal(3usize);
-    let tree = Memo::new(move |_| rows(&demo_server(clients.get())));
+fn Root() -> impl IntoView {
+    let app = App::from_url();
+    provide_context(app);
+    controls::install_keyboard(app);
+    autoplay(app);
+    app.sync_url();
+    let lang_attr = move || if app.lang.get() == Lang::Zh { "zh-Hans" } else { "en" };
+    if app.embed {
+        view! { <div class="ls-app ls-app--embed" lang=lang_attr><EmbedLayout/></div> }.into_any()
+    } else {
+        view! { <div class="ls-app" lang=lang_attr><FullLayout/></div> }.into_any()
+    }
+}
+
+/// The one effect: a timer that steps while playing, at the chosen speed.
+fn autoplay(app: App) {
+    let handle: StoredValue<Option<IntervalHandle>> = StoredValue::new(None);
+    Effect::new(move |_| {
+        let (playing, speed) = (app.playing.get(), app.speed.get());
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+        handle.set_value(None);
+        if playing {
+            let every = Duration::from_millis(1000 / u64::from(SPEEDS[speed.min(SPEEDS.len() - 1)]));
+            let h = set_interval_with_handle(move || {
+                app.step();
+            }, every);
+            handle.set_value(h.ok());
+        }
+    });
+}
+
+#[component]
+fn FullLayout() -> impl IntoView {
+    let app = expect_context::<App>();
     view! {
         <header class="ls-header">
-            <h1 class="ls-title">"Lockstep"</h1>
-            <p class="ls-tagline">"ZooKeeper distributed locks, step by step."</p>
+            <div class="ls-brand">
+                <h1 class="ls-title">"Lockstep"</h1>
+                <p class="ls-tagline">{move || t("ui.tagline", app.lang.get())}</p>
+            </div>
+            <dialogs::Tools/>
         </header>
+        <dialogs::ErrorBanner/>
         <main class="ls-main">
-            <section class="ls-panel" aria-label="znode tree">
-                <h2>"/locks"</h2>
-                <label>
-                    "Clients "
-                    <input id="ls-clients" type="number" min="1" max="9"
-                        prop:value=move || clients.get().to_string()
-                        on:input=move |ev| {
-                            let n = event_target_value(&ev).parse().unwrap_or(3usize).clamp(1, 9);
-                            set_clients.set(n);
-                        }/>
-                </label>
-                <ul class="ls-tree" id="ls-tree">
-                    <For each=move || tree.get() key=|r| r.path.clone() let:row>
-                        <li class="ls-znode" class:ls-znode--ephemeral=row.ephemeral data-path=row.path.clone()>
-                            <code>{row.path.clone()}</code>
-                            <span class="ls-stat">{format!("czxid {} · cversion {}", row.czxid, row.cversion)}</span>
-                        </li>
-                    </For>
-                </ul>
-            </section>
+            <div class="ls-col ls-col--side">
+                <controls::ScenarioPicker/>
+                <panels::Monitors/>
+                <panels::ResourcePanel/>
+            </div>
+            <div class="ls-col ls-col--center">
+                <controls::Playback/>
+                <panels::Narration/>
+                <section class="ls-panel ls-stage-panel"><stage::StageView/></section>
+                <sequence::SequenceDiagram/>
+            </div>
+            <div class="ls-col ls-col--side">
+                <clients::ClientsPanel/>
+                <panels::StepLog/>
+            </div>
         </main>
+        <dialogs::Overlays/>
+    }
+}
+
+#[component]
+fn EmbedLayout() -> impl IntoView {
+    let app = expect_context::<App>();
+    let full = move || app.share_url(false);
+    view! {
+        <dialogs::ErrorBanner/>
+        <main class="ls-embed">
+            <controls::Playback/>
+            <panels::Narration/>
+            <div class="ls-embed__body">
+                <section class="ls-panel ls-stage-panel"><stage::StageView/></section>
+                <clients::ClientsPanel/>
+            </div>
+            <a class="ls-embed__open" href=full target="_blank" rel="noopener">{move || t("ui.open_full", app.lang.get())}</a>
+        </main>
+        <dialogs::Overlays/>
     }
 }

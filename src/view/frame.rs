@@ -93,6 +93,8 @@ pub struct Frame {
     pub tree: Vec<ZnodeRow>,
     pub clients: Vec<ClientRow>,
     pub watches: Vec<WatchEdge>,
+    /// Znodes the step deleted (drawn fading out).
+    pub removed: Vec<String>,
     /// Watches that fired in this step: (client, path).
     pub fired: Vec<(usize, String)>,
     pub messages: Vec<MessageDot>,
@@ -129,6 +131,7 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         tree: tree(w, &created),
         clients: w.clients.iter().map(|c| client_row(w, c, lang)).collect(),
         watches: watches(w),
+        removed: current.map(|r| r.deleted.clone()).unwrap_or_default(),
         fired: current.map(|r| r.fired.iter().map(|(c, _, p)| (*c, p.clone())).collect()).unwrap_or_default(),
         messages: messages(w),
         value: w.resource.value,

@@ -1,0 +1,117 @@
+//! The header's tools (language, share, embed, export, import, help), the help overlay, the
+//! share/embed dialog and the error banner. Nothing from a URL or a file is rendered as HTML.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::browser;
+use super::state::App;
+use crate::sim::{Lang, Run};
+use crate::view::i18n::t;
+
+#[component]
+pub fn Tools() -> impl IntoView {
+    let app = expect_context::<App>();
+    let l = move |k: &'static str| move || t(k, app.lang.get());
+    let share = move |_| {
+        let url = app.share_url(false);
+        let copied = browser::copy(&url);
+        app.dialog.set(Some(url));
+        app.notice.set(copied.then(|| t("ui.copied", app.lang.get_untracked()).to_string()));
+    };
+    let embed = move |_| {
+        let url = app.share_url(true);
+        let snippet = format!(r#"<iframe src="{url}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#);
+        app.notice.set(Some(t("ui.embed_hint", app.lang.get_untracked()).to_string()));
+        app.dialog.set(Some(snippet));
+    };
+    let export_svg = move |_| {
+        let lang = app.lang.get_untracked();
+        let title = crate::sim::presets::find(&app.preset.get_untracked()).map(|p| p.title(lang)).unwrap_or("Lockstep");
+        let svg = app.frame.with_untracked(|f| crate::view::svg::export(f, title, lang));
+        browser::download("lockstep-frame.svg", "image/svg+xml", &svg);
+    };
+    let export_json = move |_| {
+        let json = app.sim.with_untracked(|s| serde_json::to_string_pretty(s.run()).unwrap_or_default());
+        browser::download("lockstep-run.json", "application/json", &json);
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        browser::read_file(&input, move |r| match r.and_then(|text| parse_run(&text)) {
+            Ok(run) => app.load_run(run),
+            Err(e) => app.error(format!("{}: {e}", t("ui.import", app.lang.get_untracked()))),
+        });
+        input.set_value("");
+    };
+    view! {
+        <div class="ls-tools">
+            <button id="ls-lang" lang=move || if app.lang.get() == Lang::Zh { "en" } else { "zh" }
+                on:click=move |_| app.set_lang(if app.lang.get_untracked() == Lang::Zh { Lang::En } else { Lang::Zh })>{l("ui.lang")}</button>
+            <button id="ls-share" on:click=share>{l("ui.share")}</button>
+            <button id="ls-embed" on:click=embed>{l("ui.embed")}</button>
+            <button id="ls-export-svg" on:click=export_svg>{l("ui.export_svg")}</button>
+            <button id="ls-export-json" on:click=export_json>{l("ui.export_json")}</button>
+            <label class="ls-file">{l("ui.import")}
+                <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
+            </label>
+            <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog">"?"</button>
+        </div>
+    }
+}
+
+/// An imported run: a `Run` JSON, or just a `Scenario` JSON.
+pub fn parse_run(text: &str) -> Result<Run, String> {
+    if let Ok(run) = serde_json::from_str::<Run>(text) {
+        run.scenario.validate()?;
+        if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
+            return Err(format!("{} clients is more than this screen shows", run.scenario.clients));
+        }
+        return Ok(run);
+    }
+    let scenario = crate::sim::Scenario::from_json(text)?;
+    Ok(Run { scenario, forced: Default::default() })
+}
+
+#[component]
+pub fn Overlays() -> impl IntoView {
+    let app = expect_context::<App>();
+    let l = move |k: &'static str| move || t(k, app.lang.get());
+    view! {
+        <Show when=move || app.help.get()>
+            <div class="ls-overlay" role="dialog" aria-modal="true" aria-labelledby="ls-help-h" id="ls-help-dialog">
+                <div class="ls-dialog">
+                    <h2 id="ls-help-h">{l("help.title")}</h2>
+                    <ul class="ls-keys">
+                        <li>{l("help.step")}</li><li>{l("help.back")}</li><li>{l("help.play")}</li>
+                        <li>{l("help.home")}</li><li>{l("help.help")}</li>
+                    </ul>
+                    <button autofocus on:click=move |_| app.help.set(false)>{l("ui.close")}</button>
+                </div>
+            </div>
+        </Show>
+        {move || app.dialog.get().map(|text| view! {
+            <div class="ls-overlay" role="dialog" aria-modal="true" id="ls-share-dialog">
+                <div class="ls-dialog">
+                    <p>{move || app.notice.get().unwrap_or_else(|| t("ui.copy_manual", app.lang.get()).to_string())}</p>
+                    <textarea id="ls-share-text" readonly rows="4">{text}</textarea>
+                    <button autofocus on:click=move |_| app.dialog.set(None)>{l("ui.close")}</button>
+                </div>
+            </div>
+        })}
+    }
+}
+
+#[component]
+pub fn ErrorBanner() -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        let errors = app.errors.get();
+        (!errors.is_empty()).then(|| view! {
+            <div class="ls-error" role="alert" id="ls-error">
+                <strong>{t("ui.error", app.lang.get())}</strong>
+                <ul>{errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+                <button on:click=move |_| app.errors.set(Vec::new())>{t("ui.dismiss", app.lang.get())}</button>
+            </div>
+        })
+    }
+}

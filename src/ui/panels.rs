@@ -1,0 +1,156 @@
+//! Narration (with an ARIA live region) and the step log, the protected resource, the safety
+//! monitors with jump-to-step, and the metrics charts.
+
+use leptos::prelude::*;
+
+use super::state::App;
+use crate::sim::narrate::Key;
+use crate::view::i18n::t;
+use crate::view::layout::client_colour;
+
+#[component]
+pub fn Narration() -> impl IntoView {
+    let app = expect_context::<App>();
+    view! {
+        <section class="ls-panel ls-narration" aria-labelledby="ls-narration-h">
+            <h2 id="ls-narration-h">{move || t("panel.narration", app.lang.get())}</h2>
+            <p id="ls-narration" class="ls-narration__now" aria-live="polite">{move || app.frame.with(|f| f.narration.clone())}</p>
+        </section>
+    }
+}
+
+/// The log around the cursor (a window, so long runs stay fast); a click seeks.
+#[component]
+pub fn StepLog() -> impl IntoView {
+    let app = expect_context::<App>();
+    let lines = move || {
+        let lang = app.lang.get();
+        let hide = app.hide_pings.get();
+        app.sim.with(|s| {
+            let cur = s.cursor() as usize;
+            let lo = cur.saturating_sub(60);
+            let hi = (cur + 20).min(s.records().len());
+            s.records()[lo..hi]
+                .iter()
+                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives) && !(r.narration.key == Key::SessionNews && r.narration.a == "pong"))
+                .map(|r| (r.index, r.time, r.narration.text(lang), r.index as usize == cur))
+                .rev()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="ls-panel ls-log" aria-labelledby="ls-log-h">
+            <h2 id="ls-log-h">{move || t("panel.log", app.lang.get())}</h2>
+            <label class="ls-inline">
+                <input type="checkbox" prop:checked=move || app.hide_pings.get() on:change=move |_| app.hide_pings.update(|h| *h = !*h)/>
+                {move || t("ui.hide_pings", app.lang.get())}
+            </label>
+            <ol class="ls-log__list" id="ls-log">
+                {move || lines().into_iter().map(|(i, time, text, current)| view! {
+                    <li class="ls-log__line" class:ls-log__line--current=current>
+                        <button class="ls-log__seek" data-step=i on:click=move |_| app.seek(i)>
+                            <span class="ls-log__n">{format!("{i}")}</span>
+                            <span class="ls-log__t">{format!("t={time}")}</span>
+                            <span>{text}</span>
+                        </button>
+                    </li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+pub fn ResourcePanel() -> impl IntoView {
+    let app = expect_context::<App>();
+    view! {
+        <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
+            <h2 id="ls-res-h">{move || t("panel.resource", app.lang.get())}</h2>
+            {move || app.frame.with(|f| {
+                let lang = app.lang.get();
+                let fencing = if f.fencing { t("res.fencing_on", lang) } else { t("res.fencing_off", lang) };
+                let writes = f.writes.iter().rev().take(8).map(|w| {
+                    let verdict = if !w.accepted { t("res.rejected", lang) } else if w.lost_update { t("res.lost", lang) } else { t("res.accepted", lang) };
+                    let class = if !w.accepted { "rejected" } else if w.lost_update { "lost" } else { "ok" };
+                    view! {
+                        <li class=format!("ls-write ls-write--{class}")>
+                            <span class="ls-client__badge" style=format!("--ls-client: {}", client_colour(w.client))>{format!("C{}", w.client + 1)}</span>
+                            {format!(" t={} ← {} (token {}) {}", w.at, w.value, w.token, verdict)}
+                        </li>
+                    }
+                }).collect_view();
+                view! {
+                    <p class="ls-resource__value"><span id="ls-value">{f.value}</span>" · "{format!("{} {}", t("res.token", lang), f.highest_token)}</p>
+                    <p class="ls-muted">{fencing}</p>
+                    <ul class="ls-writes">{writes}</ul>
+                }
+            })}
+        </section>
+    }
+}
+
+#[component]
+pub fn Monitors() -> impl IntoView {
+    let app = expect_context::<App>();
+    let row = move |key: &'static str, at: Option<u64>, id: &'static str| {
+        at.map(|step| view! {
+            <div class="ls-alert" role="alert" data-monitor=id>
+                <span>{t(key, app.lang.get())}</span>
+                <button class="ls-alert__jump" on:click=move |_| app.seek(step)>{format!("{} {step}", t("mon.jump", app.lang.get()))}</button>
+            </div>
+        })
+    };
+    view! {
+        <section class="ls-panel ls-monitors" aria-labelledby="ls-mon-h">
+            <h2 id="ls-mon-h">{move || t("panel.monitors", app.lang.get())}</h2>
+            {move || {
+                let m = app.frame.with(|f| f.monitors.clone());
+                let none = m.belief.is_none() && m.ownership.is_none() && m.lost_update.is_none() && m.stuck.is_none();
+                view! {
+                    {row("mon.ownership", m.ownership, "ownership")}
+                    {row("mon.belief", m.belief, "belief")}
+                    {row("mon.lost_update", m.lost_update, "lost_update")}
+                    {row("mon.stuck", m.stuck, "stuck")}
+                    {none.then(|| view! { <p class="ls-ok">{t("mon.ok", app.lang.get())}</p> })}
+                }
+            }}
+            <Metrics/>
+        </section>
+    }
+}
+
+#[component]
+fn Metrics() -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        let lang = app.lang.get();
+        app.frame.with(|f| {
+            let bars = [(t("metric.requests", lang), f.requests as f64), (t("metric.notifications", lang), f.notifications as f64)];
+            let max = bars.iter().map(|b| b.1).fold(1.0, f64::max);
+            let bar_view = bars.into_iter().enumerate().map(|(i, (label, v))| {
+                let w = 180.0 * v / max;
+                view! {
+                    <text x="0" y=12.0 + 22.0 * i as f64 class="ls-chart__label">{format!("{label}: {v}")}</text>
+                    <rect x="150" y=2.0 + 22.0 * i as f64 width=w.max(1.0) height="12" class="ls-chart__bar"/>
+                }
+            }).collect_view();
+            let waits = f.clients.iter().take(12).map(|c| {
+                let avg = if c.waits.is_empty() { 0.0 } else { c.waits.iter().sum::<u64>() as f64 / c.waits.len() as f64 };
+                (c.id, avg)
+            }).collect::<Vec<_>>();
+            let wmax = waits.iter().map(|w| w.1).fold(1.0, f64::max);
+            let wait_view = waits.into_iter().enumerate().map(|(i, (id, avg))| {
+                let h = 40.0 * avg / wmax;
+                view! { <rect x=16.0 * i as f64 y=44.0 - h width="12" height=h.max(1.0) fill=client_colour(id)><title>{format!("C{} {avg:.1}", id + 1)}</title></rect> }
+            }).collect_view();
+            view! {
+                <div class="ls-metrics">
+                    <svg viewBox="0 0 340 44" class="ls-chart" role="img" aria-label=t("panel.metrics", lang)>{bar_view}</svg>
+                    <p id="ls-herd">{format!("{}: {:.2} · {}: {}", t("metric.herd", lang), f.herd_factor, t("metric.zxid", lang), f.last_zxid)}</p>
+                    <p class="ls-muted">{t("metric.waits", lang)}</p>
+                    <svg viewBox="0 0 200 46" class="ls-chart ls-chart--waits" role="img" aria-label=t("metric.waits", lang)>{wait_view}</svg>
+                </div>
+            }
+        })
+    }
+}

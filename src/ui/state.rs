@@ -1,0 +1,154 @@
+//! The root's state and the commands the views send. The simulation lives in one signal; the
+//! frame is a memo derived from it; every command is a plain method here.
+
+use leptos::prelude::*;
+
+use super::browser;
+use crate::sim::presets;
+use crate::sim::{Command, Lang, Run, Scenario, Simulation};
+use crate::view::url::{self, UrlState};
+use crate::view::{build, Frame};
+
+/// Autoplay speeds, steps per second.
+pub const SPEEDS: [u32; 6] = [1, 2, 4, 8, 20, 60];
+
+#[derive(Clone, Copy)]
+pub struct App {
+    pub sim: RwSignal<Simulation>,
+    pub preset: RwSignal<String>,
+    pub lang: RwSignal<Lang>,
+    pub frame: Memo<Frame>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<usize>,
+    pub errors: RwSignal<Vec<String>>,
+    pub notice: RwSignal<Option<String>>,
+    pub embed: bool,
+    pub lang_from_url: RwSignal<bool>,
+    pub help: RwSignal<bool>,
+    pub dialog: RwSignal<Option<String>>,
+    pub selected: RwSignal<Option<String>>,
+    pub hide_pings: RwSignal<bool>,
+}
+
+impl App {
+    /// Builds the state from the page's URL (bad parameters become visible messages).
+    pub fn from_url() -> App {
+        let (st, errors) = url::parse(&browser::query());
+        let lang = super::super::view::i18n::pick(st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }), browser::browser_language().as_deref());
+        let mut sim = Simulation::from_run(st.run.clone());
+        sim.seek_computing(st.at);
+        let sim = RwSignal::new(sim);
+        let lang_sig = RwSignal::new(lang);
+        let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
+        App {
+            sim,
+            preset: RwSignal::new(st.preset),
+            lang: lang_sig,
+            frame,
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(2),
+            errors: RwSignal::new(errors),
+            notice: RwSignal::new(None),
+            embed: st.embed,
+            lang_from_url: RwSignal::new(st.lang.is_some()),
+            help: RwSignal::new(false),
+            dialog: RwSignal::new(None),
+            selected: RwSignal::new(None),
+            hide_pings: RwSignal::new(true),
+        }
+    }
+
+    /// The URL state for the current frame.
+    pub fn url_state(&self) -> UrlState {
+        let (run, at) = self.sim.with_untracked(|s| (s.run().clone(), s.cursor()));
+        let lang = self.lang_from_url.get_untracked().then(|| self.lang.get_untracked());
+        UrlState { preset: self.preset.get_untracked(), run, at, lang, embed: self.embed }
+    }
+
+    pub fn share_url(&self, embed: bool) -> String {
+        let mut st = self.url_state();
+        st.embed = embed;
+        st.lang = Some(self.lang.get_untracked());
+        format!("{}?{}", browser::base_url(), url::to_query(&st))
+    }
+
+    pub fn sync_url(&self) {
+        browser::replace_query(&url::to_query(&self.url_state()));
+    }
+
+    pub fn step(&self) -> bool {
+        let moved = self.sim.try_update(|s| s.step()).unwrap_or(false);
+        if !moved {
+            self.playing.set(false);
+        }
+        moved
+    }
+
+    pub fn back(&self) {
+        self.sim.update(|s| s.back());
+        self.sync_url();
+    }
+
+    pub fn seek(&self, n: u64) {
+        self.sim.update(|s| s.seek_computing(n));
+        self.sync_url();
+    }
+
+    /// To the end of the computed history, or further until the run is quiet (bounded).
+    pub fn to_end(&self) {
+        self.sim.update(|s| {
+            let len = s.len();
+            s.seek(len);
+            s.run_steps(2000);
+        });
+        self.sync_url();
+    }
+
+    pub fn inject(&self, c: Command) {
+        self.sim.update(|s| s.inject(c));
+        self.sync_url();
+    }
+
+    pub fn toggle_play(&self) {
+        self.playing.update(|p| *p = !*p);
+        if !self.playing.get_untracked() {
+            self.sync_url();
+        }
+    }
+
+    /// Starts over with a scenario (keeps the language).
+    pub fn load(&self, preset: &str, scenario: Scenario) {
+        self.playing.set(false);
+        self.preset.set(preset.to_string());
+        self.sim.set(Simulation::new(scenario));
+        self.selected.set(None);
+        self.sync_url();
+    }
+
+    pub fn load_run(&self, run: Run) {
+        self.playing.set(false);
+        self.sim.set(Simulation::from_run(run));
+        self.sync_url();
+    }
+
+    pub fn load_preset(&self, id: &str) {
+        if let Some(p) = presets::find(id) {
+            self.load(p.id, p.scenario());
+        }
+    }
+
+    pub fn reset(&self) {
+        let sc = self.sim.with_untracked(|s| s.scenario().clone());
+        self.load(&self.preset.get_untracked(), sc);
+    }
+
+    pub fn set_lang(&self, l: Lang) {
+        self.lang.set(l);
+        self.lang_from_url.set(true);
+        self.sync_url();
+    }
+
+    pub fn error(&self, e: impl Into<String>) {
+        self.errors.update(|v| v.push(e.into()));
+    }
+}
