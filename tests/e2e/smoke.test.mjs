@@ -15,7 +15,7 @@ async function check(url, name) {
     await page.locator('.ls-title').waitFor({ timeout: 15000 });
     assert.equal(await page.locator('.ls-title').innerText(), 'Lockstep');
     // The simulator runs in wasm: stepping creates the first lock node.
-    for (let i = 0; i < 15; i++) await page.locator('#ls-step').click();
+    for (let i = 0; i < 30; i++) await page.locator('#ls-step').click();
     await page.locator('[data-path="/locks/lock-0000000000"]').waitFor();
     const bg = await page.evaluate(() => getComputedStyle(document.body).margin);
     assert.equal(bg, '0px', 'styles from styles/ are applied');
