@@ -152,6 +152,16 @@ pub enum EventType {
 }
 
 impl EventType {
+    /// The Java enum name (`NodeDeleted`), as watchers print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventType::NodeCreated => "NodeCreated",
+            EventType::NodeDeleted => "NodeDeleted",
+            EventType::NodeDataChanged => "NodeDataChanged",
+            EventType::NodeChildrenChanged => "NodeChildrenChanged",
+        }
+    }
+
     pub fn wire_name(self) -> &'static str {
         match self {
             EventType::NodeCreated => "NODE_CREATED",

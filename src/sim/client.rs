@@ -46,13 +46,13 @@ pub struct Client {
     pub recipe: Recipe,
     pub app: App,
     pub proc: Proc,
-    /// Recipe outputs this client produced, for narration of the step.
-    pub last_outputs: Vec<String>,
+    /// Lock releases this client completed during the current step (for the metrics).
+    pub releases_now: u32,
 }
 
 impl Client {
     pub fn new(id: ClientId, zk: ZkClient, recipe: Recipe, app: App) -> Self {
-        Client { id, zk, recipe, app, proc: Proc::Running, last_outputs: Vec::new() }
+        Client { id, zk, recipe, app, proc: Proc::Running, releases_now: 0 }
     }
 
     pub fn name(&self) -> String {
@@ -132,7 +132,7 @@ impl Client {
                 self.proc = Proc::Running;
             }
         }
-        self.last_outputs.clear();
+        self.releases_now = 0;
     }
 
     /// Runs library effects and application requests to quiescence.
@@ -143,7 +143,7 @@ impl Client {
         self.absorb_app(app, &mut out, &mut recipe_inputs);
         while let Some(input) = recipe_inputs.pop_front() {
             for ro in self.recipe.handle(input) {
-                self.last_outputs.push(format!("{ro:?}"));
+                self.releases_now += u32::from(ro == RecipeOut::Released);
                 let app = self.on_recipe(now, ro, &mut out, &mut recipe_inputs, rng);
                 self.absorb_app(app, &mut out, &mut recipe_inputs);
             }

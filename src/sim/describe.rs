@@ -82,7 +82,7 @@ pub fn client_zk(c: ClientId, m: &ZkDown, _was_waiting: bool) -> Narration {
             };
             Narration::new(Key::ReplyArrives, Some(c)).a(reply_subject(result)).b(d)
         }
-        ZkDown::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{:?} {}", event.kind, event.path)),
+        ZkDown::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{} {}", event.kind.name(), event.path)),
         ZkDown::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
         ZkDown::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
         ZkDown::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),

@@ -9,7 +9,7 @@ use crate::recipes::RecipeKind;
 
 /// A fault or user command, applicable at any step to any client.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Command {
     /// The process dies; its session expires after the timeout.
     Crash { client: ClientId },
@@ -52,7 +52,6 @@ impl Command {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TimedCommand {
     pub at: Tick,
-    #[serde(flatten)]
     pub command: Command,
 }
 
@@ -220,7 +219,7 @@ mod tests {
         assert!(Scenario::from_json(r#"{"clients": 0}"#).unwrap_err().contains("`clients`"));
         assert!(Scenario::from_json(r#"{"recipe": "zk"}"#).unwrap_err().contains("recipe"));
         assert!(Scenario::from_json(r#"{"bogus": 1}"#).unwrap_err().contains("bogus"));
-        let bad_fault = r#"{"clients": 2, "faults": [{"at": 3, "kind": "crash", "client": 5}]}"#;
+        let bad_fault = r#"{"clients": 2, "faults": [{"at": 3, "command": {"crash": {"client": 5}}}]}"#;
         assert!(Scenario::from_json(bad_fault).unwrap_err().contains("client index 5"));
         assert!(Scenario::from_compact("%%%").unwrap_err().contains("base64"));
         assert!(Scenario::from_compact("").is_err());

@@ -152,8 +152,7 @@ impl World {
 
     /// Counts a hand-off when a holder's release went out.
     fn count_releases(&mut self, c: ClientId) {
-        let outs = &self.clients[c].last_outputs;
-        self.metrics.releases += outs.iter().filter(|o| o.starts_with("Released")).count() as u64;
+        self.metrics.releases += u64::from(self.clients[c].releases_now);
     }
 
     fn timer(&mut self, c: ClientId, t: Timer) -> Narration {
@@ -194,7 +193,7 @@ impl World {
                 Output::Reply { session, .. } | Output::Notify { session, .. } | Output::Pong { session, .. } => {
                     let Some(c) = self.session_owner.get(session).copied() else { continue };
                     if let Output::Notify { event, .. } = &o {
-                        fired.push((c, format!("{:?}", event.kind), event.path.clone()));
+                        fired.push((c, event.kind.name().to_string(), event.path.clone()));
                     }
                     (c, ZkDown::Output(o))
                 }

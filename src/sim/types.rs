@@ -109,7 +109,7 @@ fn output_label(o: &Output) -> String {
         Output::ConnectRejected { .. } => "session expired".into(),
         Output::Reply { result: Ok(_), .. } => "ok".into(),
         Output::Reply { result: Err(e), .. } => e.kazoo_name().trim_end_matches("Error").to_string(),
-        Output::Notify { event, .. } => format!("{:?} {}", event.kind, event.path),
+        Output::Notify { event, .. } => format!("{} {}", event.kind.name(), event.path),
         Output::Pong { .. } => "pong".into(),
         Output::SessionEnded { .. } => "session ended".into(),
         Output::ContainerReaped { .. } => "container reaped".into(),

@@ -13,6 +13,8 @@ use crate::view::layout::client_colour;
 pub fn ClientsPanel() -> impl IntoView {
     let app = expect_context::<App>();
     let pause_ticks = RwSignal::new(30u64);
+    let count = Memo::new(move |_| app.frame.with(|f| f.clients.len()));
+    let ids = move || (0..count.get()).collect::<Vec<usize>>();
     view! {
         <section class="ls-panel ls-clients" aria-labelledby="ls-clients-h">
             <h2 id="ls-clients-h">{move || t("panel.clients", app.lang.get())}</h2>
@@ -23,47 +25,49 @@ pub fn ClientsPanel() -> impl IntoView {
                 {move || format!(" {}", t("ui.pause_ticks", app.lang.get()))}
             </label>
             <ol class="ls-clients__list">
-                <For each=move || app.frame.get().clients key=|c| format!("{c:?}") let:c>
-                    {client(app, c, pause_ticks)}
+                <For each=ids key=|i| *i let:id>
+                    {client(app, id, pause_ticks)}
                 </For>
             </ol>
         </section>
     }
 }
 
-fn client(app: App, c: ClientRow, pause_ticks: RwSignal<u64>) -> impl IntoView {
-    let id = c.id;
-    let lang = app.lang.get_untracked();
-    let countdown = c.expires_in.filter(|_| c.state_class != "crashed" || true).map(|e| format!("{} {e}/{}", t("client.expires", lang), c.timeout));
-    let count = (c.hold_count > 1).then(|| format!("{}{}", t("client.count", lang), c.hold_count));
-    let token = c.token.map(|tk| format!("{} {tk}", t("client.token", lang)));
+/// One lane, keyed by client id; its texts follow the frame in place.
+fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
+    let row = Memo::new(move |_| app.frame.with(|f| f.clients.get(id).cloned()));
+    let get = move |f: fn(&ClientRow, crate::sim::Lang) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, app.lang.get())).unwrap_or_default());
+    let class = move || row.with(|r| r.as_ref().map(|c| format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class)).unwrap_or_default());
+    let partitioned = move || row.with(|r| r.as_ref().is_some_and(|c| c.partitioned));
     let act = move |cmd: Command| move |_| app.inject(cmd.clone());
-    let partition = if c.partitioned { (Command::Heal { client: id }, "act.heal") } else { (Command::Partition { client: id }, "act.partition") };
+    let l = move |k: &'static str| move || t(k, app.lang.get());
     view! {
-        <li class=format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class) data-client=id
-            style=format!("--ls-client: {}", client_colour(id))>
+        <li class=class data-client=id style=format!("--ls-client: {}", client_colour(id))>
             <div class="ls-client__head">
-                <span class="ls-client__badge">{c.name.clone()}</span>
-                <span class="ls-client__phase" data-phase=c.phase_class>{c.phase.clone()}</span>
-                <span class="ls-client__state">{c.state.clone()}</span>
-                {count.map(|n| view! { <span class="ls-client__count">{n}</span> })}
+                <span class="ls-client__badge">{format!("C{}", id + 1)}</span>
+                <span class="ls-client__phase">{get(|c, _| c.phase.clone())}</span>
+                <span class="ls-client__state">{get(|c, _| c.state.clone())}</span>
+                <span class="ls-client__count">{get(|c, l| if c.hold_count > 1 { format!("{}{}", t("client.count", l), c.hold_count) } else { String::new() })}</span>
             </div>
             <div class="ls-client__meta">
-                {c.node.clone().map(|n| view! { <code class="ls-client__node">{n}</code> })}
-                <span>{format!("{} {}", t("client.session", lang), c.session)}</span>
-                {countdown.map(|s| view! { <span class="ls-client__countdown">{s}</span> })}
-                {token.map(|s| view! { <span class="ls-client__token">{s}</span> })}
+                <code class="ls-client__node">{get(|c, _| c.node.clone().unwrap_or_default())}</code>
+                <span>{get(|c, l| format!("{} {}", t("client.session", l), c.session))}</span>
+                <span class="ls-client__countdown">{get(|c, l| c.expires_in.map(|e| format!("{} {e}/{}", t("client.expires", l), c.timeout)).unwrap_or_default())}</span>
+                <span class="ls-client__token">{get(|c, l| c.token.map(|tk| format!("{} {tk}", t("client.token", l))).unwrap_or_default())}</span>
             </div>
-            <div class="ls-client__actions" role="group" aria-label=format!("{} {}", c.name, t("panel.clients", lang))>
-                <button on:click=act(Command::Acquire { client: id })>{t("act.acquire", lang)}</button>
-                <button on:click=act(Command::Release { client: id })>{t("act.release", lang)}</button>
-                <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: id })>{t("act.crash", lang)}</button>
+            <div class="ls-client__actions" role="group" aria-label=move || format!("C{} {}", id + 1, t("panel.clients", app.lang.get()))>
+                <button on:click=act(Command::Acquire { client: id })>{l("act.acquire")}</button>
+                <button on:click=act(Command::Release { client: id })>{l("act.release")}</button>
+                <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: id })>{l("act.crash")}</button>
                 <button class="ls-fault" data-act="pause"
-                    on:click=move |_| app.inject(Command::Pause { client: id, ticks: pause_ticks.get_untracked() })>{t("act.pause", lang)}</button>
-                <button class="ls-fault" data-act="partition" on:click=act(partition.0.clone())>{t(partition.1, lang)}</button>
-                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{t("act.expire", lang)}</button>
-                <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{t("act.drop", lang)}</button>
-                <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{t("act.close", lang)}</button>
+                    on:click=move |_| app.inject(Command::Pause { client: id, ticks: pause_ticks.get_untracked() })>{l("act.pause")}</button>
+                <button class="ls-fault" data-act="partition"
+                    on:click=move |_| app.inject(if partitioned() { Command::Heal { client: id } } else { Command::Partition { client: id } })>
+                    {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
+                </button>
+                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{l("act.expire")}</button>
+                <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{l("act.drop")}</button>
+                <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{l("act.close")}</button>
             </div>
         </li>
     }

@@ -19,25 +19,26 @@ pub fn Narration() -> impl IntoView {
     }
 }
 
-/// The log around the cursor (a window, so long runs stay fast); a click seeks.
+/// The log around the cursor (a window, so long runs stay fast); a click seeks. Lines are keyed
+/// by step and language, so stepping only adds, removes and re-highlights lines.
 #[component]
 pub fn StepLog() -> impl IntoView {
     let app = expect_context::<App>();
-    let lines = move || {
-        let lang = app.lang.get();
+    let window = Memo::new(move |_| {
         let hide = app.hide_pings.get();
+        let lang = app.lang.get();
         app.sim.with(|s| {
             let cur = s.cursor() as usize;
-            let lo = cur.saturating_sub(60);
-            let hi = (cur + 20).min(s.records().len());
+            let (lo, hi) = (cur.saturating_sub(60), (cur + 20).min(s.records().len()));
             s.records()[lo..hi]
                 .iter()
-                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives) && !(r.narration.key == Key::SessionNews && r.narration.a == "pong"))
-                .map(|r| (r.index, r.time, r.narration.text(lang), r.index as usize == cur))
                 .rev()
+                .filter(|r| !hide || !(matches!(r.narration.key, Key::TimerPing | Key::PingArrives) || (r.narration.key == Key::SessionNews && r.narration.a == "pong")))
+                .map(|r| (r.index, r.time, r.narration.text(lang)))
                 .collect::<Vec<_>>()
         })
-    };
+    });
+    let cursor = Memo::new(move |_| app.frame.with(|f| f.step));
     view! {
         <section class="ls-panel ls-log" aria-labelledby="ls-log-h">
             <h2 id="ls-log-h">{move || t("panel.log", app.lang.get())}</h2>
@@ -46,15 +47,20 @@ pub fn StepLog() -> impl IntoView {
                 {move || t("ui.hide_pings", app.lang.get())}
             </label>
             <ol class="ls-log__list" id="ls-log">
-                {move || lines().into_iter().map(|(i, time, text, current)| view! {
-                    <li class="ls-log__line" class:ls-log__line--current=current>
-                        <button class="ls-log__seek" data-step=i on:click=move |_| app.seek(i)>
-                            <span class="ls-log__n">{format!("{i}")}</span>
-                            <span class="ls-log__t">{format!("t={time}")}</span>
-                            <span>{text}</span>
-                        </button>
-                    </li>
-                }).collect_view()}
+                <For each=move || window.get() key=|(i, _, text)| (*i, text.len()) let:line>
+                    {
+                        let (i, time, text) = line;
+                        view! {
+                            <li class="ls-log__line" class:ls-log__line--current=move || cursor.get() == i>
+                                <button class="ls-log__seek" data-step=i on:click=move |_| app.seek(i)>
+                                    <span class="ls-log__n">{i}</span>
+                                    <span class="ls-log__t">{format!("t={time}")}</span>
+                                    <span>{text}</span>
+                                </button>
+                            </li>
+                        }
+                    }
+                </For>
             </ol>
         </section>
     }
@@ -63,10 +69,11 @@ pub fn StepLog() -> impl IntoView {
 #[component]
 pub fn ResourcePanel() -> impl IntoView {
     let app = expect_context::<App>();
+    let resource = Memo::new(move |_| app.frame.with(|f| ResourceData { value: f.value, highest_token: f.highest_token, fencing: f.fencing, writes: f.writes.clone() }));
     view! {
         <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
             <h2 id="ls-res-h">{move || t("panel.resource", app.lang.get())}</h2>
-            {move || app.frame.with(|f| {
+            {move || resource.with(|f| {
                 let lang = app.lang.get();
                 let fencing = if f.fencing { t("res.fencing_on", lang) } else { t("res.fencing_off", lang) };
                 let writes = f.writes.iter().rev().take(8).map(|w| {
@@ -92,6 +99,7 @@ pub fn ResourcePanel() -> impl IntoView {
 #[component]
 pub fn Monitors() -> impl IntoView {
     let app = expect_context::<App>();
+    let monitors = Memo::new(move |_| app.frame.with(|f| f.monitors.clone()));
     let row = move |key: &'static str, at: Option<u64>, id: &'static str| {
         at.map(|step| view! {
             <div class="ls-alert" role="alert" data-monitor=id>
@@ -104,7 +112,7 @@ pub fn Monitors() -> impl IntoView {
         <section class="ls-panel ls-monitors" aria-labelledby="ls-mon-h">
             <h2 id="ls-mon-h">{move || t("panel.monitors", app.lang.get())}</h2>
             {move || {
-                let m = app.frame.with(|f| f.monitors.clone());
+                let m = monitors.get();
                 let none = m.belief.is_none() && m.ownership.is_none() && m.lost_update.is_none() && m.stuck.is_none();
                 view! {
                     {row("mon.ownership", m.ownership, "ownership")}
@@ -122,9 +130,16 @@ pub fn Monitors() -> impl IntoView {
 #[component]
 fn Metrics() -> impl IntoView {
     let app = expect_context::<App>();
+    let data = Memo::new(move |_| app.frame.with(|f| MetricsData {
+        requests: f.requests,
+        notifications: f.notifications,
+        herd_factor: f.herd_factor,
+        last_zxid: f.last_zxid,
+        waits: f.clients.iter().take(12).map(|c| (c.id, c.waits.clone())).collect(),
+    }));
     move || {
         let lang = app.lang.get();
-        app.frame.with(|f| {
+        data.with(|f| {
             let bars = [(t("metric.requests", lang), f.requests as f64), (t("metric.notifications", lang), f.notifications as f64)];
             let max = bars.iter().map(|b| b.1).fold(1.0, f64::max);
             let bar_view = bars.into_iter().enumerate().map(|(i, (label, v))| {
@@ -134,9 +149,9 @@ fn Metrics() -> impl IntoView {
                     <rect x="150" y=2.0 + 22.0 * i as f64 width=w.max(1.0) height="12" class="ls-chart__bar"/>
                 }
             }).collect_view();
-            let waits = f.clients.iter().take(12).map(|c| {
-                let avg = if c.waits.is_empty() { 0.0 } else { c.waits.iter().sum::<u64>() as f64 / c.waits.len() as f64 };
-                (c.id, avg)
+            let waits = f.waits.iter().map(|(id, w)| {
+                let avg = if w.is_empty() { 0.0 } else { w.iter().sum::<u64>() as f64 / w.len() as f64 };
+                (*id, avg)
             }).collect::<Vec<_>>();
             let wmax = waits.iter().map(|w| w.1).fold(1.0, f64::max);
             let wait_view = waits.into_iter().enumerate().map(|(i, (id, avg))| {
@@ -153,4 +168,21 @@ fn Metrics() -> impl IntoView {
             }
         })
     }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct ResourceData {
+    value: u64,
+    highest_token: i64,
+    fencing: bool,
+    writes: Vec<crate::sim::resource::WriteRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct MetricsData {
+    requests: u64,
+    notifications: u64,
+    herd_factor: f64,
+    last_zxid: i64,
+    waits: Vec<(usize, Vec<u64>)>,
 }

@@ -12,67 +12,101 @@ use crate::view::layout::client_colour;
 const WINDOW_TICKS: f64 = 40.0;
 const H: f64 = 260.0;
 
+/// One arrow, in absolute time coordinates (the window scrolls by a transform).
+#[derive(Clone, Debug, PartialEq)]
+struct Arrow {
+    index: u64,
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    colour: &'static str,
+    lost: bool,
+    title: String,
+}
+
+const SCALE: f64 = (H - 34.0) / WINDOW_TICKS;
+
+fn column(n: Node, clients: usize) -> f64 {
+    match n {
+        Node::Client(c) => 28.0 + 56.0 * c.min(clients) as f64,
+        Node::Service => 28.0 + 56.0 * clients as f64,
+        Node::Resource => 28.0 + 56.0 * (clients + 1) as f64,
+    }
+}
+
 #[component]
 pub fn SequenceDiagram() -> impl IntoView {
     let app = expect_context::<App>();
-    let body = move || {
-        let hide = app.hide_pings.get();
+    let clients = Memo::new(move |_| app.frame.with(|f| f.clients.len().min(24)));
+    let now = Memo::new(move |_| app.frame.with(|f| f.time as f64));
+    let arrows = Memo::new(move |_| {
+        let (hide, n) = (app.hide_pings.get(), clients.get());
         app.sim.with(|s| {
-            let clients = s.world().clients.len().min(24);
-            let cols = clients + 2;
-            let width = (cols as f64 * 56.0).max(320.0);
-            let x = move |n: Node| match n {
-                Node::Client(c) => 28.0 + 56.0 * c.min(clients) as f64,
-                Node::Service => 28.0 + 56.0 * clients as f64,
-                Node::Resource => 28.0 + 56.0 * (clients + 1) as f64,
-            };
             let now = s.world().now as f64;
-            let t0 = (now - WINDOW_TICKS).max(0.0);
-            let y = move |t: u64| 24.0 + (t as f64 - t0).max(0.0) / WINDOW_TICKS * (H - 34.0);
-            let cursor = s.cursor() as usize;
-            let arrows: Vec<_> = s.records()[..cursor]
+            s.records()[..s.cursor() as usize]
                 .iter()
                 .rev()
                 .filter_map(|r| r.delivered.as_ref().map(|d| (r, d)))
-                .filter(|(_, d)| !hide || !(d.label == "ping" || d.label == "pong"))
                 .take_while(|(r, _)| r.time as f64 >= now - WINDOW_TICKS)
-                .filter(|(_, d)| !matches!((d.from, d.to), (Node::Client(c), _) | (_, Node::Client(c)) if c >= clients))
+                .filter(|(_, d)| !hide || !(d.label == "ping" || d.label == "pong"))
+                .filter(|(_, d)| !matches!((d.from, d.to), (Node::Client(c), _) | (_, Node::Client(c)) if c >= n))
                 .map(|(r, d)| {
-                    let (x1, y1, x2, y2) = (x(d.from), y(d.sent_at), x(d.to), y(r.time));
                     let who = match (d.from, d.to) { (Node::Client(c), _) | (_, Node::Client(c)) => c, _ => 0 };
-                    view! {
-                        <g class="ls-seq__msg" class:ls-seq__msg--lost=d.lost>
-                            <title>{format!("{} · t={}→{}", d.label, d.sent_at, r.time)}</title>
-                            <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=client_colour(who) marker-end="url(#ls-arrow)"/>
-                        </g>
+                    Arrow {
+                        index: r.index,
+                        x1: column(d.from, n),
+                        y1: 24.0 + d.sent_at as f64 * SCALE,
+                        x2: column(d.to, n),
+                        y2: 24.0 + r.time as f64 * SCALE,
+                        colour: client_colour(who),
+                        lost: d.lost,
+                        title: format!("{} · t={}→{}", d.label, d.sent_at, r.time),
                     }
                 })
-                .collect();
-            let heads = (0..clients)
-                .map(|c| (format!("C{}", c + 1), Node::Client(c)))
-                .chain([("ZK".to_string(), Node::Service), ("res".to_string(), Node::Resource)])
-                .map(|(label, n)| view! {
-                    <text x=x(n) y="14" text-anchor="middle" class="ls-seq__head">{label}</text>
-                    <line x1=x(n) y1="20" x2=x(n) y2=H class="ls-seq__life"/>
-                })
-                .collect_view();
-            view! {
-                <svg class="ls-seq" viewBox=format!("0 0 {width} {H}") role="img" aria-label="sequence diagram">
+                .collect::<Vec<_>>()
+        })
+    });
+    let width = move || (((clients.get() + 2) as f64) * 56.0).max(320.0);
+    let heads = move || {
+        let n = clients.get();
+        (0..n)
+            .map(|c| (format!("C{}", c + 1), Node::Client(c)))
+            .chain([("ZK".to_string(), Node::Service), ("res".to_string(), Node::Resource)])
+            .map(|(label, node)| {
+                let x = column(node, n);
+                view! {
+                    <text x=x y="14" text-anchor="middle" class="ls-seq__head">{label}</text>
+                    <line x1=x y1="20" x2=x y2=H class="ls-seq__life"/>
+                }
+            })
+            .collect_view()
+    };
+    let shift = move || format!("translate(0 {:.1})", -((now.get() - WINDOW_TICKS).max(0.0) * SCALE));
+    view! {
+        <section class="ls-panel ls-sequence" aria-labelledby="ls-seq-h">
+            <h2 id="ls-seq-h">{move || t("panel.sequence", app.lang.get())}</h2>
+            <div class="ls-seq__scroll">
+                <svg class="ls-seq" viewBox=move || format!("0 0 {} {H}", width()) role="img" aria-label="sequence diagram">
                     <defs>
                         <marker id="ls-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                             <path d="M0 0 L8 4 L0 8 z" fill="currentColor"/>
                         </marker>
+                        <clipPath id="ls-seq-clip"><rect x="0" y="20" width="2000" height=H/></clipPath>
                     </defs>
                     {heads}
-                    {arrows}
+                    <g clip-path="url(#ls-seq-clip)">
+                        <g transform=shift>
+                            <For each=move || arrows.get() key=|a| a.index let:a>
+                                <g class="ls-seq__msg" class:ls-seq__msg--lost=a.lost>
+                                    <title>{a.title}</title>
+                                    <line x1=a.x1 y1=a.y1 x2=a.x2 y2=a.y2 stroke=a.colour marker-end="url(#ls-arrow)"/>
+                                </g>
+                            </For>
+                        </g>
+                    </g>
                 </svg>
-            }
-        })
-    };
-    view! {
-        <section class="ls-panel ls-sequence" aria-labelledby="ls-seq-h">
-            <h2 id="ls-seq-h">{move || t("panel.sequence", app.lang.get())}</h2>
-            <div class="ls-seq__scroll">{body}</div>
+            </div>
         </section>
     }
 }

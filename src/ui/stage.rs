@@ -1,57 +1,125 @@
 //! The stage (SVG): client lanes on the left, the ZooKeeper server and its znode tree on the
 //! right, watches as dashed edges, messages in flight as dots placed by their send and delivery
-//! ticks, and the protected resource below the server.
+//! ticks, and the protected resource below the server. Every element is keyed by what it shows,
+//! so a step only touches the elements that changed.
 
 use leptos::prelude::*;
 
 use super::state::App;
-use crate::view::frame::{Frame, ZnodeRow};
+use crate::view::frame::Frame;
 use crate::view::i18n::t;
 use crate::view::layout::{client_colour, Stage, CLIENT_W, CLIENT_X, SERVER_W, SERVER_X, WIDTH};
+
+/// One drawable item: a key (everything it shows) plus what to draw.
+#[derive(Clone, Debug, PartialEq)]
+struct Lane {
+    key: String,
+    id: usize,
+    y: f64,
+    h: f64,
+    label: Option<String>,
+    class: String,
+    cut: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Edge {
+    key: String,
+    d: String,
+    colour: &'static str,
+    class: &'static str,
+    tag: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    key: String,
+    path: String,
+    x: f64,
+    y: f64,
+    w: f64,
+    fill: &'static str,
+    prefix: String,
+    suffix: String,
+    stat: String,
+    tip: String,
+    class: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Dot {
+    key: String,
+    id: u64,
+    x: f64,
+    y: f64,
+    colour: &'static str,
+    lost: bool,
+    label: String,
+}
 
 #[component]
 pub fn StageView() -> impl IntoView {
     let app = expect_context::<App>();
     let stage = Memo::new(move |_| app.frame.with(|f| Stage::new(f.clients.len(), f.tree.len() + f.removed.len())));
-    let view_box = move || format!("0 0 {WIDTH} {:.0}", stage.get().height);
+    let lanes = Memo::new(move |_| app.frame.with(|f| lanes(f, &stage.get())));
+    let edges = Memo::new(move |_| app.frame.with(|f| edges(f, &stage.get())));
+    let rows = Memo::new(move |_| app.frame.with(|f| rows(f, &stage.get())));
+    let dots = Memo::new(move |_| app.frame.with(|f| dots(f, &stage.get())));
+    let frame_box = move || {
+        let s = stage.get();
+        let top = s.rows.first().copied().unwrap_or(58.0) - 22.0;
+        (top, s.resource_y - top - 16.0, s.resource_y)
+    };
     view! {
-        <svg id="ls-stage" class="ls-stage" viewBox=view_box role="img" aria-label=move || t("panel.tree", app.lang.get())>
+        <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {:.0}", stage.get().height)
+            role="img" aria-label=move || t("panel.tree", app.lang.get())>
             <text x=SERVER_X y="24" class="ls-stage__title">"ZooKeeper · /"</text>
             <text x=CLIENT_X y="24" class="ls-stage__title">{move || t("panel.clients", app.lang.get())}</text>
-            <text x=SERVER_X y="38" class="ls-stage__meta">
-                {move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}
-            </text>
-            {move || lanes(&app.frame.get(), &stage.get())}
-            {move || edges(&app.frame.get(), &stage.get())}
-            {move || tree(app, &app.frame.get(), &stage.get())}
-            {move || resource(&app.frame.get(), &stage.get())}
-            {move || dots(&app.frame.get(), &stage.get())}
+            <text x=SERVER_X y="38" class="ls-stage__meta">{move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}</text>
+            <rect x=SERVER_X y=move || frame_box().0 width=SERVER_W height=move || frame_box().1 rx="8" class="ls-server"/>
+            <For each=move || lanes.get() key=|l| l.key.clone() let:l>{lane_view(l)}</For>
+            <For each=move || edges.get() key=|e| e.key.clone() let:e>
+                <path d=e.d class=e.class stroke=e.colour data-watch=e.tag/>
+            </For>
+            <For each=move || rows.get() key=|r| r.key.clone() let:r>{row_view(app, r)}</For>
+            <g class="ls-resource" class:ls-resource--fenced=move || app.frame.with(|f| f.fencing)>
+                <rect x=SERVER_X y=move || frame_box().2 width=SERVER_W height="44" rx="8"/>
+                <text x=SERVER_X + 10.0 y=move || frame_box().2 + 27.0>
+                    {move || app.frame.with(|f| format!("resource = {}   token ≥ {}", f.value, f.highest_token))}
+                </text>
+            </g>
+            <For each=move || dots.get() key=|d| d.key.clone() let:d>
+                <g class="ls-msg" class:ls-msg--lost=d.lost data-msg=d.id>
+                    <title>{d.label}</title>
+                    <circle cx=d.x cy=d.y r="5" fill=d.colour/>
+                    {d.lost.then(|| view! { <text x=d.x + 7.0 y=d.y - 5.0 class="ls-msg__x">"✕"</text> })}
+                </g>
+            </For>
         </svg>
     }
 }
 
-fn lanes(f: &Frame, s: &Stage) -> impl IntoView {
+fn lanes(f: &Frame, s: &Stage) -> Vec<Lane> {
     f.clients
         .iter()
         .map(|c| {
-            let y = s.lane(c.id);
-            let h = (s.lane_h - 6.0).max(3.0);
-            let label = (s.lane_h >= 14.0).then(|| {
-                let text = format!("{} · {}", c.name, c.phase);
-                view! { <text x=CLIENT_X + 6.0 y=y + 4.0 class="ls-lane__label">{text}</text> }
-            });
-            let line_y = y;
-            view! {
-                <g class=format!("ls-lane ls-lane--{} ls-lane--{}", c.phase_class, c.state_class) data-client=c.id>
-                    <line x1=CLIENT_X + CLIENT_W y1=line_y x2=SERVER_X y2=line_y class="ls-lane__wire"
-                        class:ls-lane__wire--cut=c.partitioned/>
-                    <rect x=CLIENT_X y=y - h / 2.0 width=CLIENT_W height=h rx="4"
-                        fill=client_colour(c.id) class="ls-lane__box"/>
-                    {label}
-                </g>
-            }
+            let (y, h) = (s.lane(c.id), (s.lane_h - 6.0).max(3.0));
+            let label = (s.lane_h >= 14.0).then(|| format!("{} · {}", c.name, c.phase));
+            let class = format!("ls-lane ls-lane--{} ls-lane--{}", c.phase_class, c.state_class);
+            let key = format!("{}|{y}|{h}|{}|{class}|{}", c.id, label.as_deref().unwrap_or(""), c.partitioned);
+            Lane { key, id: c.id, y, h, label, class, cut: c.partitioned }
         })
-        .collect_view()
+        .collect()
+}
+
+fn lane_view(l: Lane) -> impl IntoView {
+    view! {
+        <g class=l.class data-client=l.id>
+            <line x1=CLIENT_X + CLIENT_W y1=l.y x2=SERVER_X y2=l.y class="ls-lane__wire" class:ls-lane__wire--cut=l.cut/>
+            <rect x=CLIENT_X y=l.y - l.h / 2.0 width=CLIENT_W height=l.h rx="4" fill=client_colour(l.id) class="ls-lane__box"/>
+            {l.label.map(|text| view! { <text x=CLIENT_X + 6.0 y=l.y + 4.0 class="ls-lane__label">{text}</text> })}
+        </g>
+    }
 }
 
 fn edge_path(s: &Stage, client: usize, ry: f64) -> String {
@@ -60,76 +128,72 @@ fn edge_path(s: &Stage, client: usize, ry: f64) -> String {
     format!("M{x0} {y0:.1} C {mid} {y0:.1}, {mid} {ry:.1}, {} {ry:.1}", SERVER_X + 6.0)
 }
 
-fn edges(f: &Frame, s: &Stage) -> impl IntoView {
-    let live = f.watches.iter().filter_map(|w| {
-        let ry = s.row_of(f, &w.path)?;
-        Some(view! {
-            <path d=edge_path(s, w.client, ry) class="ls-watch" class:ls-watch--child=w.child
-                stroke=client_colour(w.client) data-watch=format!("C{}:{}", w.client + 1, w.path)/>
-        })
-    });
-    let fired = f.fired.iter().filter_map(|(c, path)| {
-        let ry = s.row_of(f, path).or_else(|| removed_row(f, s, path))?;
-        Some(view! { <path d=edge_path(s, *c, ry) class="ls-watch ls-watch--fired" stroke=client_colour(*c)/> })
-    });
-    live.map(IntoAny::into_any).chain(fired.map(IntoAny::into_any)).collect_view()
-}
-
-fn removed_row(f: &Frame, s: &Stage, path: &str) -> Option<f64> {
-    let i = f.removed.iter().position(|p| p == path)?;
-    s.rows.get(f.tree.len() + i).copied()
-}
-
-fn tree(app: App, f: &Frame, s: &Stage) -> impl IntoView {
-    let top = s.rows.first().copied().unwrap_or(58.0) - 22.0;
-    let frame_h = s.resource_y - top - 16.0;
-    let rows = f.tree.iter().zip(&s.rows).map(|(r, y)| znode(app, r, *y)).collect_view();
-    let ghosts = f
-        .removed
+fn edges(f: &Frame, s: &Stage) -> Vec<Edge> {
+    let mut v: Vec<Edge> = f
+        .watches
         .iter()
-        .zip(s.rows.iter().skip(f.tree.len()))
-        .map(|(p, y)| {
-            let name = crate::engine::path::child_name(p).to_string();
-            view! {
-                <g class="ls-znode ls-znode--removed">
-                    <rect x=SERVER_X + 24.0 y=y - 13.0 width=SERVER_W - 40.0 height="18" rx="3"/>
-                    <text x=SERVER_X + 28.0 y=*y class="ls-znode__name">{name}</text>
-                </g>
-            }
+        .filter_map(|w| {
+            let d = edge_path(s, w.client, s.row_of(f, &w.path)?);
+            let class = if w.child { "ls-watch ls-watch--child" } else { "ls-watch" };
+            let tag = format!("C{}:{}", w.client + 1, w.path);
+            Some(Edge { key: format!("{tag}|{class}|{d}"), d, colour: client_colour(w.client), class, tag })
         })
-        .collect_view();
-    let empty = f.tree.is_empty().then(|| view! { <text x=SERVER_X + 10.0 y=top + 30.0 class="ls-stage__meta">{t("tree.empty", app.lang.get_untracked())}</text> });
-    view! {
-        <rect x=SERVER_X y=top width=SERVER_W height=frame_h rx="8" class="ls-server"/>
-        {rows}
-        {ghosts}
-        {empty}
+        .collect();
+    for (c, path) in &f.fired {
+        let ghost = f.removed.iter().position(|p| p == path).and_then(|i| s.rows.get(f.tree.len() + i).copied());
+        if let Some(ry) = s.row_of(f, path).or(ghost) {
+            let d = edge_path(s, *c, ry);
+            v.push(Edge { key: format!("fired|{}|{d}", f.step), d, colour: client_colour(*c), class: "ls-watch ls-watch--fired", tag: String::new() });
+        }
     }
+    v
 }
 
-fn znode(app: App, r: &ZnodeRow, y: f64) -> impl IntoView {
-    let x = SERVER_X + 8.0 + 16.0 * r.depth as f64;
-    let w = SERVER_W - 16.0 - 16.0 * r.depth as f64;
-    let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
-    let (prefix, suffix) = split_suffix(&r.name, r.sequential);
-    let tip = format!(
-        "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
-        r.path, r.czxid, r.mzxid, r.pzxid, r.version, r.cversion, r.num_children,
-        r.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).unwrap_or_default()
-    );
+fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
+    let live = f.tree.iter().zip(&s.rows).map(|(r, y)| {
+        let x = SERVER_X + 8.0 + 16.0 * r.depth as f64;
+        let (prefix, suffix) = split_suffix(&r.name, r.sequential);
+        let tip = format!(
+            "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
+            r.path, r.czxid, r.mzxid, r.pzxid, r.version, r.cversion, r.num_children,
+            r.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).unwrap_or_default()
+        );
+        let mut class = String::from("ls-znode");
+        for (on, c) in [(r.ephemeral, " ls-znode--ephemeral"), (r.sequential, " ls-znode--sequential"), (r.container, " ls-znode--container"), (r.fresh, " ls-znode--fresh")] {
+            if on {
+                class.push_str(c);
+            }
+        }
+        let stat = format!("{} czxid {}", r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default(), r.czxid);
+        let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
+        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.path.clone(), x, y: *y, w: SERVER_W - 16.0 - 16.0 * r.depth as f64, fill, prefix, suffix, stat, tip, class }
+    });
+    let ghosts = f.removed.iter().zip(s.rows.iter().skip(f.tree.len())).map(|(p, y)| Row {
+        key: format!("removed|{p}|{y}|{}", f.step),
+        path: p.clone(),
+        x: SERVER_X + 24.0,
+        y: *y,
+        w: SERVER_W - 40.0,
+        fill: "none",
+        prefix: crate::engine::path::child_name(p).to_string(),
+        suffix: String::new(),
+        stat: String::new(),
+        tip: p.clone(),
+        class: "ls-znode ls-znode--removed".into(),
+    });
+    live.chain(ghosts).collect()
+}
+
+fn row_view(app: App, r: Row) -> impl IntoView {
     let path = r.path.clone();
-    let owner = r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default();
+    let removed = r.class.contains("removed");
     view! {
-        <g class="ls-znode" class:ls-znode--ephemeral=r.ephemeral class:ls-znode--sequential=r.sequential
-            class:ls-znode--container=r.container class:ls-znode--fresh=r.fresh
-            data-path=r.path.clone() tabindex="0" role="button"
-            on:click=move |_| app.selected.set(Some(path.clone()))>
-            <title>{tip}</title>
-            <rect x=x y=y - 13.0 width=w height="18" rx="3" fill=fill class="ls-znode__box"/>
-            <text x=x + 5.0 y=y class="ls-znode__name">{prefix}<tspan class="ls-znode__seq">{suffix}</tspan></text>
-            <text x=SERVER_X + SERVER_W - 10.0 y=y text-anchor="end" class="ls-znode__stat">
-                {format!("{owner} czxid {}", r.czxid)}
-            </text>
+        <g class=r.class data-path=(!removed).then(|| r.path.clone()) data-removed=removed.then(|| r.path.clone())
+            tabindex="0" on:click=move |_| app.selected.set(Some(path.clone()))>
+            <title>{r.tip}</title>
+            <rect x=r.x y=r.y - 13.0 width=r.w height="18" rx="3" fill=r.fill class="ls-znode__box"/>
+            <text x=r.x + 5.0 y=r.y class="ls-znode__name">{r.prefix}<tspan class="ls-znode__seq">{r.suffix}</tspan></text>
+            <text x=SERVER_X + SERVER_W - 10.0 y=r.y text-anchor="end" class="ls-znode__stat">{r.stat}</text>
         </g>
     }
 }
@@ -144,30 +208,12 @@ fn split_suffix(name: &str, sequential: bool) -> (String, String) {
     (p, s.to_string())
 }
 
-fn resource(f: &Frame, s: &Stage) -> impl IntoView {
-    let y = s.resource_y;
-    let text = format!("resource = {}   token ≥ {}", f.value, f.highest_token);
-    view! {
-        <g class="ls-resource" class:ls-resource--fenced=f.fencing>
-            <rect x=SERVER_X y=y width=SERVER_W height="44" rx="8"/>
-            <text x=SERVER_X + 10.0 y=y + 27.0>{text}</text>
-        </g>
-    }
-}
-
-fn dots(f: &Frame, s: &Stage) -> impl IntoView {
+fn dots(f: &Frame, s: &Stage) -> Vec<Dot> {
     f.messages
         .iter()
         .map(|m| {
             let (x, y) = s.dot(m);
-            let colour = m.client.map_or("#888", client_colour);
-            view! {
-                <g class="ls-msg" class:ls-msg--lost=m.lost class:ls-msg--inbound=m.inbound data-msg=m.id>
-                    <title>{m.label.clone()}</title>
-                    <circle cx=x cy=y r="5" fill=colour/>
-                    {m.lost.then(|| view! { <text x=x + 7.0 y=y - 5.0 class="ls-msg__x">"✕"</text> })}
-                </g>
-            }
+            Dot { key: format!("{}|{x:.1}|{y:.1}", m.id), id: m.id, x, y, colour: m.client.map_or("#888", client_colour), lost: m.lost, label: m.label.clone() }
         })
-        .collect_view()
+        .collect()
 }

@@ -28,6 +28,7 @@ pub struct App {
     pub dialog: RwSignal<Option<String>>,
     pub selected: RwSignal<Option<String>>,
     pub hide_pings: RwSignal<bool>,
+    sync_pending: StoredValue<bool>,
 }
 
 impl App {
@@ -55,6 +56,7 @@ impl App {
             dialog: RwSignal::new(None),
             selected: RwSignal::new(None),
             hide_pings: RwSignal::new(true),
+            sync_pending: StoredValue::new(false),
         }
     }
 
@@ -72,8 +74,21 @@ impl App {
         format!("{}?{}", browser::base_url(), url::to_query(&st))
     }
 
+    /// Writes the state into the address bar soon (debounced: history updates are slow and
+    /// rate-limited by browsers, and stepping can be fast).
     pub fn sync_url(&self) {
-        browser::replace_query(&url::to_query(&self.url_state()));
+        if self.sync_pending.get_value() {
+            return;
+        }
+        self.sync_pending.set_value(true);
+        let app = *self;
+        set_timeout(
+            move || {
+                app.sync_pending.set_value(false);
+                browser::replace_query(&url::to_query(&app.url_state()));
+            },
+            std::time::Duration::from_millis(250),
+        );
     }
 
     pub fn step(&self) -> bool {
