@@ -186,3 +186,35 @@ struct MetricsData {
     last_zxid: i64,
     waits: Vec<(usize, Vec<u64>)>,
 }
+
+/// The selected znode's full Stat (click a znode in the tree).
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let app = expect_context::<App>();
+    let row = Memo::new(move |_| {
+        let sel = app.selected.get()?;
+        app.frame.with(|f| f.tree.iter().find(|r| r.path == sel).cloned())
+    });
+    move || {
+        row.get().map(|r| {
+            let owner = r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_else(|| "0".into());
+            let kind = if r.ephemeral { t("legend.ephemeral", app.lang.get()) } else if r.container { t("legend.container", app.lang.get()) } else { t("legend.persistent", app.lang.get()) };
+            view! {
+                <div class="ls-inspector" id="ls-inspector" aria-live="polite">
+                    <code class="ls-inspector__path">{r.path.clone()}</code>
+                    <span class="ls-muted">{kind}</span>
+                    <dl>
+                        <dt>"czxid"</dt><dd>{r.czxid}</dd>
+                        <dt>"mzxid"</dt><dd>{r.mzxid}</dd>
+                        <dt>"pzxid"</dt><dd>{r.pzxid}</dd>
+                        <dt>"version"</dt><dd>{r.version}</dd>
+                        <dt>"cversion"</dt><dd>{r.cversion}</dd>
+                        <dt>"numChildren"</dt><dd>{r.num_children}</dd>
+                        <dt>"ephemeralOwner"</dt><dd>{owner}</dd>
+                    </dl>
+                    <button on:click=move |_| app.selected.set(None)>{t("ui.close", app.lang.get())}</button>
+                </div>
+            }
+        })
+    }
+}

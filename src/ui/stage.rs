@@ -75,7 +75,7 @@ pub fn StageView() -> impl IntoView {
             role="img" aria-label=move || t("panel.tree", app.lang.get())>
             <text x=SERVER_X y="24" class="ls-stage__title">"ZooKeeper · /"</text>
             <text x=CLIENT_X y="24" class="ls-stage__title">{move || t("panel.clients", app.lang.get())}</text>
-            <text x=SERVER_X y="38" class="ls-stage__meta">{move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}</text>
+            <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}</text>
             <rect x=SERVER_X y=move || frame_box().0 width=SERVER_W height=move || frame_box().1 rx="8" class="ls-server"/>
             <For each=move || lanes.get() key=|l| l.key.clone() let:l>{lane_view(l)}</For>
             <For each=move || edges.get() key=|e| e.key.clone() let:e>

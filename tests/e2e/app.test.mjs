@@ -58,6 +58,11 @@ test('znodes appear in sequence order, tinted by owner, with stats on hover', ()
   assert.match(tip, /czxid \d+ · mzxid \d+ · pzxid \d+/);
   assert.match(tip, /ephemeralOwner: C1/);
   assert.ok(await page.locator('.ls-znode--ephemeral.ls-znode--sequential').count() >= 3);
+  await page.locator('[data-path="/locks/lock-0000000001"]').click();
+  const insp = await page.locator('#ls-inspector').innerText();
+  assert.match(insp, /\/locks\/lock-0000000001/);
+  assert.match(insp, /cversion/);
+  assert.match(insp, /ephemeralOwner\s+C2/);
 }));
 
 test('play then pause', () => withPage('play', 'preset=queue', async (page) => {
