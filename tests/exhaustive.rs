@@ -14,24 +14,24 @@ fn cfg(allow_close: bool) -> ExploreConfig {
     ExploreConfig { max_depth: 200, max_states: 400_000, allow_close }
 }
 
-#[test]
-fn sequential_is_safe_and_stuck_free_for_two_and_three_clients() {
+/// Explores 2 and 3 clients of a correct recipe: no violation, and the space is exhausted.
+fn safe_and_stuck_free(recipe: RecipeKind) {
     for n in [2, 3] {
-        let out = explore(&scenario(RecipeKind::Sequential, n), &cfg(false));
-        assert!(out.counterexample.is_none(), "{n} clients: {:?}", out.counterexample.map(|c| c.0));
-        assert!(!out.truncated, "{n} clients: search truncated at {} states", out.states);
-        println!("sequential, {n} clients: {} states, depth {}", out.states, out.depth);
+        let out = explore(&scenario(recipe, n), &cfg(false));
+        assert!(out.counterexample.is_none(), "{recipe:?}, {n} clients: {:?}", out.counterexample.map(|c| c.0));
+        assert!(!out.truncated, "{recipe:?}, {n} clients: search truncated at {} states", out.states);
+        println!("{recipe:?}, {n} clients: {} states, depth {}", out.states, out.depth);
     }
 }
 
 #[test]
+fn sequential_is_safe_and_stuck_free_for_two_and_three_clients() {
+    safe_and_stuck_free(RecipeKind::Sequential);
+}
+
+#[test]
 fn curator_is_safe_and_stuck_free_for_two_and_three_clients() {
-    for n in [2, 3] {
-        let out = explore(&scenario(RecipeKind::Curator, n), &cfg(false));
-        assert!(out.counterexample.is_none(), "{n} clients: {:?}", out.counterexample.map(|c| c.0));
-        assert!(!out.truncated, "{n} clients: search truncated at {} states", out.states);
-        println!("curator, {n} clients: {} states, depth {}", out.states, out.depth);
-    }
+    safe_and_stuck_free(RecipeKind::Curator);
 }
 
 #[test]

@@ -71,11 +71,7 @@ impl NoRecheck {
                 }
             }
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.hold(),
-            (Request::Delete { .. }, _) => {
-                self.phase = Phase::Idle;
-                self.my_node = None;
-                vec![RecipeOut::Released]
-            }
+            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
             _ => Vec::new(),
         }
@@ -124,11 +120,7 @@ impl LostWakeup {
                 self.phase = Phase::Waiting(LOCK_NODE.into());
                 vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
             }
-            (Request::Delete { .. }, _) => {
-                self.phase = Phase::Idle;
-                self.my_node = None;
-                vec![RecipeOut::Released]
-            }
+            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
             _ => Vec::new(),
         }

@@ -243,6 +243,33 @@ impl NoLock {
     }
 }
 
+/// The release finished (or the node was already gone): back to idle.
+pub(crate) fn released(phase: &mut Phase, my_node: &mut Option<String>) -> Vec<RecipeOut> {
+    *phase = Phase::Idle;
+    *my_node = None;
+    vec![RecipeOut::Released]
+}
+
+/// Session events for the hand-written recipes: expiry while holding means the lock is lost;
+/// expiry while acquiring means starting over once the library has a new session. `Some` holds
+/// the outputs; `None` means "start over now".
+pub(crate) fn on_session(e: SessionEvent, phase: &mut Phase, my_node: &mut Option<String>, restart: &mut bool) -> Option<Vec<RecipeOut>> {
+    match e {
+        SessionEvent::Expired if *phase == Phase::Holding => {
+            *phase = Phase::Idle;
+            *my_node = None;
+            Some(vec![RecipeOut::Lost])
+        }
+        SessionEvent::Expired if !matches!(phase, Phase::Idle | Phase::Releasing) => {
+            *my_node = None;
+            *restart = true;
+            Some(Vec::new())
+        }
+        SessionEvent::NewSession if std::mem::take(restart) => None,
+        _ => Some(Vec::new()),
+    }
+}
+
 /// Builds a create request for an ephemeral-sequential node.
 pub(crate) fn create_seq(path: String, data: &[u8]) -> Request {
     Request::Create { path, data: Some(data.to_vec()), mode: crate::engine::CreateMode::EphemeralSequential }

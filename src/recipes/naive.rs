@@ -71,25 +71,11 @@ impl Naive {
     }
 
     fn released(&mut self) -> Vec<RecipeOut> {
-        self.phase = Phase::Idle;
-        self.my_node = None;
-        vec![RecipeOut::Released]
+        super::released(&mut self.phase, &mut self.my_node)
     }
 
     fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
-        match e {
-            SessionEvent::Expired if self.phase == Phase::Holding => {
-                self.phase = Phase::Idle;
-                self.my_node = None;
-                vec![RecipeOut::Lost]
-            }
-            SessionEvent::Expired if self.phase != Phase::Idle && self.phase != Phase::Releasing => {
-                self.restart_on_session = true;
-                Vec::new()
-            }
-            SessionEvent::NewSession if std::mem::take(&mut self.restart_on_session) => self.try_create(),
-            _ => Vec::new(),
-        }
+        super::on_session(e, &mut self.phase, &mut self.my_node, &mut self.restart_on_session).unwrap_or_else(|| self.try_create())
     }
 }
 

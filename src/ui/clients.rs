@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::state::App;
+use super::tr;
 use crate::sim::Command;
 use crate::view::frame::ClientRow;
 use crate::view::i18n::t;
@@ -17,7 +18,7 @@ pub fn ClientsPanel() -> impl IntoView {
     let ids = move || (0..count.get()).collect::<Vec<usize>>();
     view! {
         <section class="ls-panel ls-clients" aria-labelledby="ls-clients-h">
-            <h2 id="ls-clients-h">{move || t("panel.clients", app.lang.get())}</h2>
+            <h2 id="ls-clients-h">{tr(app, "panel.clients")}</h2>
             <label class="ls-inline">
                 {move || format!("{} ", t("act.pause", app.lang.get()))}
                 <input id="ls-pause-ticks" type="number" min="1" max="1000" prop:value=move || pause_ticks.get().to_string()
@@ -40,7 +41,6 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
     let class = move || row.with(|r| r.as_ref().map(|c| format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class)).unwrap_or_default());
     let partitioned = move || row.with(|r| r.as_ref().is_some_and(|c| c.partitioned));
     let act = move |cmd: Command| move |_| app.inject(cmd.clone());
-    let l = move |k: &'static str| move || t(k, app.lang.get());
     view! {
         <li class=class data-client=id style=format!("--ls-client: {}", client_colour(id))>
             <div class="ls-client__head">
@@ -56,18 +56,18 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
                 <span class="ls-client__token">{get(|c, l| c.token.map(|tk| format!("{} {tk}", t("client.token", l))).unwrap_or_default())}</span>
             </div>
             <div class="ls-client__actions" role="group" aria-label=move || format!("C{} {}", id + 1, t("panel.clients", app.lang.get()))>
-                <button on:click=act(Command::Acquire { client: id })>{l("act.acquire")}</button>
-                <button on:click=act(Command::Release { client: id })>{l("act.release")}</button>
-                <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: id })>{l("act.crash")}</button>
+                <button on:click=act(Command::Acquire { client: id })>{tr(app, "act.acquire")}</button>
+                <button on:click=act(Command::Release { client: id })>{tr(app, "act.release")}</button>
+                <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: id })>{tr(app, "act.crash")}</button>
                 <button class="ls-fault" data-act="pause"
-                    on:click=move |_| app.inject(Command::Pause { client: id, ticks: pause_ticks.get_untracked() })>{l("act.pause")}</button>
+                    on:click=move |_| app.inject(Command::Pause { client: id, ticks: pause_ticks.get_untracked() })>{tr(app, "act.pause")}</button>
                 <button class="ls-fault" data-act="partition"
                     on:click=move |_| app.inject(if partitioned() { Command::Heal { client: id } } else { Command::Partition { client: id } })>
                     {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
                 </button>
-                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{l("act.expire")}</button>
-                <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{l("act.drop")}</button>
-                <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{l("act.close")}</button>
+                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{tr(app, "act.expire")}</button>
+                <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{tr(app, "act.drop")}</button>
+                <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{tr(app, "act.close")}</button>
             </div>
         </li>
     }

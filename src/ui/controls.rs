@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::state::{App, SPEEDS};
+use super::tr;
 use crate::recipes::RecipeKind;
 use crate::sim::presets::{self, PRESETS};
 use crate::view::i18n::t;
@@ -11,16 +12,15 @@ use crate::view::url::UI_MAX_CLIENTS;
 #[component]
 pub fn Playback() -> impl IntoView {
     let app = expect_context::<App>();
-    let l = move |k: &'static str| move || t(k, app.lang.get());
     let play_label = move || if app.playing.get() { t("ui.pause", app.lang.get()) } else { t("ui.play", app.lang.get()) };
     view! {
         <div class="ls-playback" role="toolbar" aria-label="playback">
-            <button id="ls-first" on:click=move |_| app.seek(0) title=l("ui.first") aria-label=l("ui.first")>"|◀"</button>
-            <button id="ls-back" on:click=move |_| app.back() title=l("ui.back") aria-label=l("ui.back")>"◀"</button>
+            <button id="ls-first" on:click=move |_| app.seek(0) title=tr(app, "ui.first") aria-label=tr(app, "ui.first")>"|◀"</button>
+            <button id="ls-back" on:click=move |_| app.back() title=tr(app, "ui.back") aria-label=tr(app, "ui.back")>"◀"</button>
             <button id="ls-play" on:click=move |_| app.toggle_play() aria-pressed=move || app.playing.get().to_string()>{play_label}</button>
-            <button id="ls-step" on:click=move |_| { app.step(); app.sync_url(); } title=l("ui.step") aria-label=l("ui.step")>"▶"</button>
-            <button id="ls-last" on:click=move |_| app.to_end() title=l("ui.last") aria-label=l("ui.last")>"▶|"</button>
-            <label class="ls-inline">{l("ui.speed")}
+            <button id="ls-step" on:click=move |_| { app.step(); app.sync_url(); } title=tr(app, "ui.step") aria-label=tr(app, "ui.step")>"▶"</button>
+            <button id="ls-last" on:click=move |_| app.to_end() title=tr(app, "ui.last") aria-label=tr(app, "ui.last")>"▶|"</button>
+            <label class="ls-inline">{tr(app, "ui.speed")}
                 <select id="ls-speed" on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(2).min(SPEEDS.len() - 1))>
                     {SPEEDS.iter().enumerate().map(|(i, s)| view! {
                         <option value=i selected=move || app.speed.get() == i>{format!("{s}/s")}</option>
@@ -30,7 +30,7 @@ pub fn Playback() -> impl IntoView {
             <input id="ls-scrub" class="ls-scrub" type="range" min="0"
                 max=move || app.frame.with(|f| f.len.max(f.step)).to_string()
                 prop:value=move || app.frame.with(|f| f.step).to_string()
-                aria-label=l("ui.scrubber")
+                aria-label=tr(app, "ui.scrubber")
                 on:input=move |ev| app.seek(event_target_value(&ev).parse().unwrap_or(0))/>
             <span id="ls-position" class="ls-position">
                 {move || app.frame.with(|f| format!("{} {} / {} · t={}", t("ui.step_of", app.lang.get()), f.step, f.len, f.time))}
@@ -67,36 +67,35 @@ pub fn ScenarioPicker() -> impl IntoView {
         app.load(&app.preset.get_untracked(), s);
     };
     let lesson = move || presets::find(&app.preset.get()).map(|p| p.lesson(app.lang.get())).unwrap_or_default();
-    let l = move |k: &'static str| move || t(k, app.lang.get());
     view! {
         <section class="ls-panel ls-picker" aria-labelledby="ls-picker-h">
-            <h2 id="ls-picker-h">{l("ui.scenario")}</h2>
-            <select id="ls-preset" aria-label=l("ui.scenario") on:change=move |ev| { app.load_preset(&event_target_value(&ev)); refresh(); }>
+            <h2 id="ls-picker-h">{tr(app, "ui.scenario")}</h2>
+            <select id="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| { app.load_preset(&event_target_value(&ev)); refresh(); }>
                 {PRESETS.iter().map(|p| view! {
                     <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
                 }).collect_view()}
             </select>
             <p id="ls-lesson" class="ls-lesson">{lesson}</p>
             <div class="ls-settings">
-                <label>{l("ui.recipe")}
+                <label>{tr(app, "ui.recipe")}
                     <select id="ls-recipe" on:change=move |ev| recipe.set(RecipeKind::parse(&event_target_value(&ev)).unwrap_or(RecipeKind::Sequential))>
                         {RecipeKind::ALL.iter().map(|k| view! { <option value=k.name() selected=move || recipe.get() == *k>{k.name()}</option> }).collect_view()}
                     </select>
                 </label>
-                <label>{l("ui.clients")}
+                <label>{tr(app, "ui.clients")}
                     <input id="ls-clients" type="number" min="1" max=UI_MAX_CLIENTS prop:value=move || clients.get().to_string()
                         on:change=move |ev| clients.set(event_target_value(&ev).parse().unwrap_or(3).clamp(1, UI_MAX_CLIENTS))/>
                 </label>
-                <label>{l("ui.seed")}
+                <label>{tr(app, "ui.seed")}
                     <input id="ls-seed" type="number" min="0" prop:value=move || seed.get().to_string()
                         on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(1))/>
                 </label>
                 <label class="ls-inline">
                     <input id="ls-fencing" type="checkbox" prop:checked=move || fencing.get() on:change=move |_| fencing.update(|f| *f = !*f)/>
-                    {l("ui.fencing")}
+                    {tr(app, "ui.fencing")}
                 </label>
-                <button id="ls-apply" on:click=apply>{l("ui.apply")}</button>
-                <button id="ls-reset" on:click=move |_| app.reset()>{l("ui.reset")}</button>
+                <button id="ls-apply" on:click=apply>{tr(app, "ui.apply")}</button>
+                <button id="ls-reset" on:click=move |_| app.reset()>{tr(app, "ui.reset")}</button>
             </div>
         </section>
     }

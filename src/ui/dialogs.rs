@@ -6,13 +6,13 @@ use wasm_bindgen::JsCast;
 
 use super::browser;
 use super::state::App;
+use super::tr;
 use crate::sim::{Lang, Run};
 use crate::view::i18n::t;
 
 #[component]
 pub fn Tools() -> impl IntoView {
     let app = expect_context::<App>();
-    let l = move |k: &'static str| move || t(k, app.lang.get());
     let share = move |_| {
         let url = app.share_url(false);
         let copied = browser::copy(&url);
@@ -46,12 +46,12 @@ pub fn Tools() -> impl IntoView {
     view! {
         <div class="ls-tools">
             <button id="ls-lang" lang=move || if app.lang.get() == Lang::Zh { "en" } else { "zh" }
-                on:click=move |_| app.set_lang(if app.lang.get_untracked() == Lang::Zh { Lang::En } else { Lang::Zh })>{l("ui.lang")}</button>
-            <button id="ls-share" on:click=share>{l("ui.share")}</button>
-            <button id="ls-embed" on:click=embed>{l("ui.embed")}</button>
-            <button id="ls-export-svg" on:click=export_svg>{l("ui.export_svg")}</button>
-            <button id="ls-export-json" on:click=export_json>{l("ui.export_json")}</button>
-            <label class="ls-file">{l("ui.import")}
+                on:click=move |_| app.set_lang(if app.lang.get_untracked() == Lang::Zh { Lang::En } else { Lang::Zh })>{tr(app, "ui.lang")}</button>
+            <button id="ls-share" on:click=share>{tr(app, "ui.share")}</button>
+            <button id="ls-embed" on:click=embed>{tr(app, "ui.embed")}</button>
+            <button id="ls-export-svg" on:click=export_svg>{tr(app, "ui.export_svg")}</button>
+            <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
+            <label class="ls-file">{tr(app, "ui.import")}
                 <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
             </label>
             <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog">"?"</button>
@@ -75,17 +75,16 @@ pub fn parse_run(text: &str) -> Result<Run, String> {
 #[component]
 pub fn Overlays() -> impl IntoView {
     let app = expect_context::<App>();
-    let l = move |k: &'static str| move || t(k, app.lang.get());
     view! {
         <Show when=move || app.help.get()>
             <div class="ls-overlay" role="dialog" aria-modal="true" aria-labelledby="ls-help-h" id="ls-help-dialog">
                 <div class="ls-dialog">
-                    <h2 id="ls-help-h">{l("help.title")}</h2>
+                    <h2 id="ls-help-h">{tr(app, "help.title")}</h2>
                     <ul class="ls-keys">
-                        <li>{l("help.step")}</li><li>{l("help.back")}</li><li>{l("help.play")}</li>
-                        <li>{l("help.home")}</li><li>{l("help.help")}</li>
+                        <li>{tr(app, "help.step")}</li><li>{tr(app, "help.back")}</li><li>{tr(app, "help.play")}</li>
+                        <li>{tr(app, "help.home")}</li><li>{tr(app, "help.help")}</li>
                     </ul>
-                    <button autofocus on:click=move |_| app.help.set(false)>{l("ui.close")}</button>
+                    <button autofocus on:click=move |_| app.help.set(false)>{tr(app, "ui.close")}</button>
                 </div>
             </div>
         </Show>
@@ -94,7 +93,7 @@ pub fn Overlays() -> impl IntoView {
                 <div class="ls-dialog">
                     <p>{move || app.notice.get().unwrap_or_else(|| t("ui.copy_manual", app.lang.get()).to_string())}</p>
                     <textarea id="ls-share-text" readonly rows="4">{text}</textarea>
-                    <button autofocus on:click=move |_| app.dialog.set(None)>{l("ui.close")}</button>
+                    <button autofocus on:click=move |_| app.dialog.set(None)>{tr(app, "ui.close")}</button>
                 </div>
             </div>
         })}

@@ -19,6 +19,12 @@ use crate::sim::Lang;
 use crate::view::i18n::t;
 use state::{App, SPEEDS};
 
+/// A label that follows the language. One closure type serves every label, which keeps the
+/// wasm smaller than a closure per call site.
+pub(crate) fn tr(app: App, key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    move || t(key, app.lang.get())
+}
+
 /// Mounts the app on `<body>` (called from `main` on wasm32).
 pub fn mount() {
     console_error_panic_hook::set_once();
@@ -66,7 +72,7 @@ fn FullLayout() -> impl IntoView {
         <header class="ls-header">
             <div class="ls-brand">
                 <h1 class="ls-title">"Lockstep"</h1>
-                <p class="ls-tagline">{move || t("ui.tagline", app.lang.get())}</p>
+                <p class="ls-tagline">{tr(app, "ui.tagline")}</p>
             </div>
             <dialogs::Tools/>
         </header>
@@ -105,7 +111,7 @@ fn EmbedLayout() -> impl IntoView {
                 <section class="ls-panel ls-stage-panel"><stage::StageView/></section>
                 <clients::ClientsPanel/>
             </div>
-            <a class="ls-embed__open" href=full target="_blank" rel="noopener">{move || t("ui.open_full", app.lang.get())}</a>
+            <a class="ls-embed__open" href=full target="_blank" rel="noopener">{tr(app, "ui.open_full")}</a>
         </main>
         <dialogs::Overlays/>
     }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::state::App;
+use super::tr;
 use crate::sim::narrate::Key;
 use crate::view::i18n::t;
 use crate::view::layout::client_colour;
@@ -13,7 +14,7 @@ pub fn Narration() -> impl IntoView {
     let app = expect_context::<App>();
     view! {
         <section class="ls-panel ls-narration" aria-labelledby="ls-narration-h">
-            <h2 id="ls-narration-h">{move || t("panel.narration", app.lang.get())}</h2>
+            <h2 id="ls-narration-h">{tr(app, "panel.narration")}</h2>
             <p id="ls-narration" class="ls-narration__now" aria-live="polite">{move || app.frame.with(|f| f.narration.clone())}</p>
         </section>
     }
@@ -41,10 +42,10 @@ pub fn StepLog() -> impl IntoView {
     let cursor = Memo::new(move |_| app.frame.with(|f| f.step));
     view! {
         <section class="ls-panel ls-log" aria-labelledby="ls-log-h">
-            <h2 id="ls-log-h">{move || t("panel.log", app.lang.get())}</h2>
+            <h2 id="ls-log-h">{tr(app, "panel.log")}</h2>
             <label class="ls-inline">
                 <input type="checkbox" prop:checked=move || app.hide_pings.get() on:change=move |_| app.hide_pings.update(|h| *h = !*h)/>
-                {move || t("ui.hide_pings", app.lang.get())}
+                {tr(app, "ui.hide_pings")}
             </label>
             <ol class="ls-log__list" id="ls-log">
                 <For each=move || window.get() key=|(i, _, text)| (*i, text.len()) let:line>
@@ -72,7 +73,7 @@ pub fn ResourcePanel() -> impl IntoView {
     let resource = Memo::new(move |_| app.frame.with(|f| ResourceData { value: f.value, highest_token: f.highest_token, fencing: f.fencing, writes: f.writes.clone() }));
     view! {
         <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
-            <h2 id="ls-res-h">{move || t("panel.resource", app.lang.get())}</h2>
+            <h2 id="ls-res-h">{tr(app, "panel.resource")}</h2>
             {move || resource.with(|f| {
                 let lang = app.lang.get();
                 let fencing = if f.fencing { t("res.fencing_on", lang) } else { t("res.fencing_off", lang) };
@@ -110,7 +111,7 @@ pub fn Monitors() -> impl IntoView {
     };
     view! {
         <section class="ls-panel ls-monitors" aria-labelledby="ls-mon-h">
-            <h2 id="ls-mon-h">{move || t("panel.monitors", app.lang.get())}</h2>
+            <h2 id="ls-mon-h">{tr(app, "panel.monitors")}</h2>
             {move || {
                 let m = monitors.get();
                 let none = m.belief.is_none() && m.ownership.is_none() && m.lost_update.is_none() && m.stuck.is_none();

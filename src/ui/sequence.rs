@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 use super::state::App;
+use super::tr;
 use crate::sim::types::Node;
-use crate::view::i18n::t;
 use crate::view::layout::client_colour;
 
 const WINDOW_TICKS: f64 = 40.0;
@@ -85,7 +85,7 @@ pub fn SequenceDiagram() -> impl IntoView {
     let shift = move || format!("translate(0 {:.1})", -((now.get() - WINDOW_TICKS).max(0.0) * SCALE));
     view! {
         <section class="ls-panel ls-sequence" aria-labelledby="ls-seq-h">
-            <h2 id="ls-seq-h">{move || t("panel.sequence", app.lang.get())}</h2>
+            <h2 id="ls-seq-h">{tr(app, "panel.sequence")}</h2>
             <div class="ls-seq__scroll">
                 <svg class="ls-seq" viewBox=move || format!("0 0 {} {H}", width()) role="img" aria-label="sequence diagram">
                     <defs>

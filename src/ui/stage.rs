@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use super::state::App;
+use super::tr;
 use crate::view::frame::Frame;
-use crate::view::i18n::t;
 use crate::view::layout::{client_colour, Stage, CLIENT_W, CLIENT_X, SERVER_W, SERVER_X, WIDTH};
 
 /// One drawable item: a key (everything it shows) plus what to draw.
@@ -72,9 +72,9 @@ pub fn StageView() -> impl IntoView {
     };
     view! {
         <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {:.0}", stage.get().height)
-            role="img" aria-label=move || t("panel.tree", app.lang.get())>
+            role="img" aria-label=tr(app, "panel.tree")>
             <text x=SERVER_X y="24" class="ls-stage__title">"ZooKeeper · /"</text>
-            <text x=CLIENT_X y="24" class="ls-stage__title">{move || t("panel.clients", app.lang.get())}</text>
+            <text x=CLIENT_X y="24" class="ls-stage__title">{tr(app, "panel.clients")}</text>
             <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}</text>
             <rect x=SERVER_X y=move || frame_box().0 width=SERVER_W height=move || frame_box().1 rx="8" class="ls-server"/>
             <For each=move || lanes.get() key=|l| l.key.clone() let:l>{lane_view(l)}</For>

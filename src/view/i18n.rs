@@ -103,7 +103,7 @@ const LABELS: &[(&str, &str, &str)] = &[
 ];
 
 /// The label for `key` in `lang` (the key itself if unknown, so a gap is visible, not fatal).
-pub fn t(key: &str, lang: Lang) -> &str {
+pub fn t<'a>(key: &'a str, lang: Lang) -> &'a str {
     LABELS
         .iter()
         .find(|(k, _, _)| *k == key)
