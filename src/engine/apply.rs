@@ -1,8 +1,6 @@
 //! Applying validated transactions to the tree (`DataTree.processTxn`) and firing the watches
 //! each change triggers, in the server's order.
 
-use std::collections::BTreeSet;
-
 use super::path;
 use super::prep::Txn;
 use super::protocol::{MultiResult, Output, Response};
@@ -20,7 +18,7 @@ pub struct Applier<'a> {
 }
 
 impl Applier<'_> {
-    fn notify(&mut self, table: WatchTable, path: &str, kind: EventType, suppress: &BTreeSet<SessionId>) -> BTreeSet<SessionId> {
+    fn notify(&mut self, table: WatchTable, path: &str, kind: EventType, suppress: &[SessionId]) -> Vec<SessionId> {
         let fired = self.watches.trigger(table, path, suppress);
         for session in &fired {
             let event = WatchedEvent { kind, path: path.to_string() };
@@ -32,10 +30,9 @@ impl Applier<'_> {
     /// Creates the node, then NodeCreated on it and NodeChildrenChanged on its parent.
     pub fn create(&mut self, txn_path: &str, data: super::protocol::Data, kind: super::types::NodeKind, parent_counter: i32) {
         self.tree.create_node(NewNode { path: txn_path, data, kind, parent_counter, zxid: self.zxid, time: self.now });
-        let none = BTreeSet::new();
-        self.notify(WatchTable::Data, txn_path, EventType::NodeCreated, &none);
+        self.notify(WatchTable::Data, txn_path, EventType::NodeCreated, &[]);
         let parent = path::event_parent(path::raw_parent(txn_path).unwrap_or("")).to_string();
-        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &none);
+        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &[]);
     }
 
     /// Deletes the node: NodeDeleted to data watchers, then to child watchers not already told,
@@ -44,15 +41,15 @@ impl Applier<'_> {
         if self.tree.delete_node(txn_path, self.zxid).is_none() {
             return;
         }
-        let told = self.notify(WatchTable::Data, txn_path, EventType::NodeDeleted, &BTreeSet::new());
+        let told = self.notify(WatchTable::Data, txn_path, EventType::NodeDeleted, &[]);
         self.notify(WatchTable::Child, txn_path, EventType::NodeDeleted, &told);
         let parent = path::event_parent(path::raw_parent(txn_path).unwrap_or("")).to_string();
-        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &BTreeSet::new());
+        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &[]);
     }
 
     fn set_data(&mut self, txn_path: &str, data: super::protocol::Data, version: i32) -> Option<super::types::Stat> {
         let stat = self.tree.set_data(txn_path, data, version, self.zxid, self.now)?;
-        self.notify(WatchTable::Data, txn_path, EventType::NodeDataChanged, &BTreeSet::new());
+        self.notify(WatchTable::Data, txn_path, EventType::NodeDataChanged, &[]);
         Some(stat)
     }
 

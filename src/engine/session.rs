@@ -1,9 +1,7 @@
 //! Sessions on the server side (`SessionTrackerImpl` + `ExpiryQueue`): timeout negotiation,
 //! touches, and expiry deadlines rounded up to the next multiple of tickTime.
 
-use std::collections::BTreeMap;
-
-use super::types::{SessionId, Time};
+use super::types::{SessionId, SessionMap, Time};
 
 /// One live session as the tracker sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -20,14 +18,14 @@ pub struct Session {
 /// All sessions, keyed by id (ordered, so expiry within a bucket is deterministic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionTracker {
-    sessions: BTreeMap<SessionId, Session>,
+    sessions: SessionMap<Session>,
     next_id: u64,
     tick_time_ms: u64,
 }
 
 impl SessionTracker {
     pub fn new(tick_time_ms: u64) -> Self {
-        SessionTracker { sessions: BTreeMap::new(), next_id: SessionId::FIRST.0, tick_time_ms: tick_time_ms.max(1) }
+        SessionTracker { sessions: SessionMap::default(), next_id: SessionId::FIRST.0, tick_time_ms: tick_time_ms.max(1) }
     }
 
     pub fn tick_time_ms(&self) -> u64 {

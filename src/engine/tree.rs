@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::javaset::JavaHashSet;
 use super::path;
-use super::types::{NodeKind, SessionId, Stat, Time, Zxid};
+use super::types::{NodeKind, SessionId, SessionMap, Stat, Time, Zxid};
 
 /// One znode as the server stores it (`DataNode` + `StatPersisted`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ impl Znode {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DataTree {
     nodes: BTreeMap<String, Znode>,
-    ephemerals: BTreeMap<SessionId, JavaHashSet>,
+    ephemerals: SessionMap<JavaHashSet>,
     containers: BTreeSet<String>,
 }
 
@@ -91,7 +91,7 @@ impl DataTree {
         config.aversion = -1;
         nodes.insert("/zookeeper/config".into(), config);
         nodes.insert("/zookeeper/quota".into(), empty());
-        DataTree { nodes, ephemerals: BTreeMap::new(), containers: BTreeSet::new() }
+        DataTree { nodes, ephemerals: SessionMap::default(), containers: BTreeSet::new() }
     }
 
     fn key(path: &str) -> &str {
@@ -145,7 +145,12 @@ impl DataTree {
         let node = Znode::new(req.data, req.kind, req.zxid, req.time);
         match req.kind {
             NodeKind::Ephemeral(owner) => {
-                self.ephemerals.entry(owner).or_default().insert(req.path);
+                if self.ephemerals.get(&owner).is_none() {
+                    self.ephemerals.insert(owner, JavaHashSet::new());
+                }
+                if let Some(set) = self.ephemerals.get_mut(&owner) {
+                    set.insert(req.path);
+                }
             }
             NodeKind::Container => {
                 self.containers.insert(req.path.to_string());
@@ -285,7 +290,7 @@ mod tests {
     fn ephemerals_tracked_per_session() {
         let mut t = DataTree::new();
         create(&mut t, "/t", 1);
-        let s = SessionId(9);
+        let s = SessionId::FIRST;
         for (i, p) in ["/t/a", "/t/b", "/t/c"].iter().enumerate() {
             t.create_node(NewNode { path: p, data: None, kind: NodeKind::Ephemeral(s), parent_counter: i as i32 + 1, zxid: 2 + i as i64, time: 0 });
         }

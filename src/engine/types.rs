@@ -23,6 +23,55 @@ impl std::fmt::Display for SessionId {
     }
 }
 
+/// A map keyed by session id. The server hands out consecutive ids, so a list indexed from
+/// [`SessionId::FIRST`] serves, iterating in id order like an ordered map.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SessionMap<V> {
+    slots: Vec<Option<V>>,
+    len: usize,
+}
+
+impl<V> Default for SessionMap<V> {
+    fn default() -> Self {
+        SessionMap { slots: Vec::new(), len: 0 }
+    }
+}
+
+impl<V> SessionMap<V> {
+    fn slot(id: SessionId) -> Option<usize> {
+        usize::try_from(id.0.checked_sub(SessionId::FIRST.0)?).ok()
+    }
+    pub fn get(&self, id: &SessionId) -> Option<&V> {
+        self.slots.get(Self::slot(*id)?)?.as_ref()
+    }
+    pub fn get_mut(&mut self, id: &SessionId) -> Option<&mut V> {
+        self.slots.get_mut(Self::slot(*id)?)?.as_mut()
+    }
+    /// Inserts; ids far beyond any the server handed out are ignored.
+    pub fn insert(&mut self, id: SessionId, v: V) {
+        let Some(i) = Self::slot(id).filter(|i| *i <= self.slots.len() + (1 << 20)) else { return };
+        if self.slots.len() <= i {
+            self.slots.resize_with(i + 1, || None);
+        }
+        self.len += usize::from(self.slots[i].is_none());
+        self.slots[i] = Some(v);
+    }
+    pub fn remove(&mut self, id: &SessionId) -> Option<V> {
+        let v = self.slots.get_mut(Self::slot(*id)?)?.take();
+        self.len -= usize::from(v.is_some());
+        v
+    }
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.slots.iter().flatten()
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// The create modes of `CreateMode.java` (TTL modes exist only to be refused).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

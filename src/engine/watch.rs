@@ -2,7 +2,7 @@
 //! exists, even on a missing node) and child watches (set by getChildren). At most one entry per
 //! (table, path, session), so a session gets one notification per event however often it asked.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::types::SessionId;
 
@@ -13,22 +13,25 @@ pub enum WatchTable {
     Child,
 }
 
+/// The sessions watching one path, sorted and without duplicates (a handful at most).
+type Watchers = Vec<SessionId>;
+
 /// Both tables: path → sessions watching it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
-    data: BTreeMap<String, BTreeSet<SessionId>>,
-    child: BTreeMap<String, BTreeSet<SessionId>>,
+    data: BTreeMap<String, Watchers>,
+    child: BTreeMap<String, Watchers>,
 }
 
 impl Watches {
-    fn table(&self, t: WatchTable) -> &BTreeMap<String, BTreeSet<SessionId>> {
+    fn table(&self, t: WatchTable) -> &BTreeMap<String, Watchers> {
         match t {
             WatchTable::Data => &self.data,
             WatchTable::Child => &self.child,
         }
     }
 
-    fn table_mut(&mut self, t: WatchTable) -> &mut BTreeMap<String, BTreeSet<SessionId>> {
+    fn table_mut(&mut self, t: WatchTable) -> &mut BTreeMap<String, Watchers> {
         match t {
             WatchTable::Data => &mut self.data,
             WatchTable::Child => &mut self.child,
@@ -37,25 +40,28 @@ impl Watches {
 
     /// Registers a watch; a duplicate is absorbed.
     pub fn add(&mut self, t: WatchTable, path: &str, session: SessionId) {
-        self.table_mut(t).entry(path.to_string()).or_default().insert(session);
+        let list = self.table_mut(t).entry(path.to_string()).or_default();
+        if let Err(i) = list.binary_search(&session) {
+            list.insert(i, session);
+        }
     }
 
     pub fn contains(&self, t: WatchTable, path: &str, session: SessionId) -> bool {
-        self.table(t).get(path).is_some_and(|s| s.contains(&session))
+        self.table(t).get(path).is_some_and(|s| s.binary_search(&session).is_ok())
     }
 
     /// Fires and removes every watch on `path` in table `t`, skipping `suppressed` sessions
     /// (which keep nothing either: the entry is consumed). Returns the sessions to notify.
-    pub fn trigger(&mut self, t: WatchTable, path: &str, suppressed: &BTreeSet<SessionId>) -> BTreeSet<SessionId> {
+    pub fn trigger(&mut self, t: WatchTable, path: &str, suppressed: &[SessionId]) -> Vec<SessionId> {
         let fired = self.table_mut(t).remove(path).unwrap_or_default();
-        fired.difference(suppressed).copied().collect()
+        fired.into_iter().filter(|s| !suppressed.contains(s)).collect()
     }
 
     /// Drops all watches of a session (its connection closed: `removeCnxn`).
     pub fn remove_session(&mut self, session: SessionId) {
         for table in [&mut self.data, &mut self.child] {
             table.retain(|_, s| {
-                s.remove(&session);
+                s.retain(|x| *x != session);
                 !s.is_empty()
             });
         }
@@ -65,7 +71,7 @@ impl Watches {
     pub fn remove(&mut self, t: WatchTable, path: &str, session: SessionId) -> bool {
         let table = self.table_mut(t);
         let Some(set) = table.get_mut(path) else { return false };
-        let removed = set.remove(&session);
+        let removed = set.binary_search(&session).map(|i| set.remove(i)).is_ok();
         if set.is_empty() {
             table.remove(path);
         }
@@ -84,7 +90,7 @@ impl Watches {
     }
 
     pub fn len(&self) -> usize {
-        self.data.values().chain(self.child.values()).map(BTreeSet::len).sum()
+        self.data.values().chain(self.child.values()).map(Vec::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -113,12 +119,11 @@ mod tests {
         let mut w = Watches::default();
         w.add(WatchTable::Data, "/x", A);
         w.add(WatchTable::Data, "/x", B);
-        let none = BTreeSet::new();
-        assert_eq!(w.trigger(WatchTable::Data, "/x", &none), BTreeSet::from([A, B]));
-        assert!(w.trigger(WatchTable::Data, "/x", &none).is_empty());
-        w.add(WatchTable::Child, "/x", A);
+        assert_eq!(w.trigger(WatchTable::Data, "/x", &[]), vec![A, B]);
+        assert!(w.trigger(WatchTable::Data, "/x", &[]).is_empty());
         w.add(WatchTable::Child, "/x", B);
-        assert_eq!(w.trigger(WatchTable::Child, "/x", &BTreeSet::from([A])), BTreeSet::from([B]));
+        w.add(WatchTable::Child, "/x", A);
+        assert_eq!(w.trigger(WatchTable::Child, "/x", &[A]), vec![B]);
         assert!(w.is_empty());
     }
 

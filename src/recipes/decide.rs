@@ -10,7 +10,7 @@ pub fn sequence_key<'a>(name: &'a str, marker: &str) -> &'a str {
 pub fn sorted<'a>(children: &'a [String], markers: &[&str]) -> Vec<&'a str> {
     let key = |n: &'a str| markers.iter().map(|m| sequence_key(n, m)).min_by_key(|k| k.len()).unwrap_or(n);
     let mut v: Vec<&str> = children.iter().map(String::as_str).collect();
-    v.sort_by(|a, b| key(a).cmp(key(b)).then(a.cmp(b)));
+    v.sort_unstable_by(|a, b| key(a).cmp(key(b)).then(a.cmp(b)));
     v
 }
 

@@ -7,7 +7,7 @@
 //! shortest counterexample in this model; it comes back as a [`Run`] that replays in the
 //! simulator.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
 use super::app::AppState;
@@ -148,6 +148,6 @@ fn path_run(sc: &Scenario, links: &[(usize, Vec<Action>)], mut idx: usize) -> Ru
         idx = links[idx].0;
     }
     let path: Vec<Action> = edges.into_iter().rev().flatten().collect();
-    let forced: BTreeMap<u64, Action> = path.into_iter().enumerate().map(|(i, a)| (i as u64 + 1, a)).collect();
+    let forced: Vec<(u64, Action)> = path.into_iter().enumerate().map(|(i, a)| (i as u64 + 1, a)).collect();
     Run { scenario: sc.clone(), forced }
 }

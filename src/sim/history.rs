@@ -3,8 +3,6 @@
 //! [`KEYFRAME_EVERY`] steps plus the step records; any other frame is rebuilt by replaying from
 //! the nearest snapshot (the run is deterministic, so replay gives the same frame).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::scenario::{Command, Scenario};
@@ -18,15 +16,44 @@ pub const KEYFRAME_EVERY: u64 = 512;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Run {
     pub scenario: Scenario,
-    /// Step number (1-based) → action applied at that step instead of the scheduler's choice.
-    pub forced: BTreeMap<u64, Action>,
+    /// (step number, 1-based; action applied at that step instead of the scheduler's choice),
+    /// sorted by step.
+    pub forced: Vec<(u64, Action)>,
+}
+
+impl Run {
+    /// The action forced at step `n`, if any.
+    pub fn forced_at(&self, n: u64) -> Option<&Action> {
+        self.forced.binary_search_by_key(&n, |(k, _)| *k).ok().map(|i| &self.forced[i].1)
+    }
+
+    /// Forces `action` at step `n` and forgets everything forced later (a fork).
+    pub fn fork_at(&mut self, n: u64, action: Action) {
+        self.forced.retain(|(k, _)| *k < n);
+        self.forced.push((n, action));
+    }
+
+    /// Sorts and de-duplicates steps (the last action given for a step wins).
+    pub fn normalise(&mut self) {
+        let mut indexed: Vec<(usize, (u64, Action))> = self.forced.drain(..).enumerate().collect();
+        indexed.sort_unstable_by_key(|(i, (k, _))| (*k, *i));
+        let mut out: Vec<(u64, Action)> = Vec::with_capacity(indexed.len());
+        for (_, (k, a)) in indexed {
+            match out.last_mut() {
+                Some(last) if last.0 == k => last.1 = a,
+                _ => out.push((k, a)),
+            }
+        }
+        self.forced = out;
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct Simulation {
     run: Run,
     records: Vec<StepRecord>,
-    keyframes: BTreeMap<u64, World>,
+    /// Snapshots by step, ascending (step 0 always present).
+    keyframes: Vec<(u64, World)>,
     world: World,
     cursor: u64,
     finished_at: Option<u64>,
@@ -34,13 +61,14 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Simulation {
-        Self::from_run(Run { scenario, forced: BTreeMap::new() })
+        Self::from_run(Run { scenario, forced: Vec::new() })
     }
 
-    pub fn from_run(run: Run) -> Simulation {
+    pub fn from_run(mut run: Run) -> Simulation {
+        run.normalise();
         let mut world = World::new(&run.scenario);
         world.timeless = run.scenario.timeless;
-        let keyframes = BTreeMap::from([(0, world.clone())]);
+        let keyframes = vec![(0, world.clone())];
         Simulation { run, records: Vec::new(), keyframes, world, cursor: 0, finished_at: None }
     }
 
@@ -78,7 +106,7 @@ impl Simulation {
     /// One step forward (replaying history if the cursor is in the past). False at the end.
     pub fn step(&mut self) -> bool {
         let n = self.cursor + 1;
-        let record = match self.run.forced.get(&n).cloned() {
+        let record = match self.run.forced_at(n).cloned() {
             Some(action) => Some(self.world.apply(action)),
             None => self.world.step(),
         };
@@ -90,8 +118,8 @@ impl Simulation {
         if n > self.len() {
             self.records.push(record);
         }
-        if n % KEYFRAME_EVERY == 0 {
-            self.keyframes.entry(n).or_insert_with(|| self.world.clone());
+        if n % KEYFRAME_EVERY == 0 && self.keyframes.last().is_some_and(|(k, _)| *k < n) {
+            self.keyframes.push((n, self.world.clone()));
         }
         true
     }
@@ -108,9 +136,10 @@ impl Simulation {
             return;
         }
         if n < self.cursor || n - self.cursor > KEYFRAME_EVERY {
-            let (&k, w) = self.keyframes.range(..=n).next_back().expect("keyframe 0 exists");
+            let i = self.keyframes.partition_point(|(k, _)| *k <= n).saturating_sub(1);
+            let (k, w) = &self.keyframes[i];
             self.world = w.clone();
-            self.cursor = k;
+            self.cursor = *k;
         }
         while self.cursor < n && self.step() {}
     }
@@ -133,9 +162,9 @@ impl Simulation {
     pub fn inject_action(&mut self, action: Action) {
         let at = self.cursor + 1;
         self.records.truncate(self.cursor as usize);
-        self.keyframes.retain(|k, _| *k <= self.cursor);
-        self.run.forced.retain(|k, _| *k < at);
-        self.run.forced.insert(at, action);
+        let keep = self.keyframes.partition_point(|(k, _)| *k <= self.cursor);
+        self.keyframes.truncate(keep.max(1));
+        self.run.fork_at(at, action);
         self.finished_at = None;
         self.step();
     }

@@ -2,8 +2,6 @@
 //! flight), FIFO per link, latency drawn from the world's PRNG, and link faults (partition, a
 //! reply lost with its connection). It knows nothing about ZooKeeper.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde::{Deserialize, Serialize};
 
 use super::rng::SimRng;
@@ -29,20 +27,81 @@ pub struct Latency {
     pub max: Tick,
 }
 
+/// Envelopes in id (= send) order. Ids only grow, so pushing keeps the order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Queue(Vec<Envelope>);
+
+impl Queue {
+    fn push(&mut self, e: Envelope) {
+        self.0.push(e);
+    }
+    fn remove(&mut self, id: u64) -> Option<Envelope> {
+        let i = self.0.binary_search_by_key(&id, |e| e.id).ok()?;
+        Some(self.0.remove(i))
+    }
+    #[cfg(test)]
+    fn get(&self, id: u64) -> Option<&Envelope> {
+        self.0.binary_search_by_key(&id, |e| e.id).ok().map(|i| &self.0[i])
+    }
+    fn values(&self) -> std::slice::Iter<'_, Envelope> {
+        self.0.iter()
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Network {
-    in_flight: BTreeMap<u64, Envelope>,
+    in_flight: Queue,
     /// Lost messages kept until their would-be delivery time, for the view.
-    lost: BTreeMap<u64, Envelope>,
+    lost: Queue,
     next_id: u64,
-    /// The latest delivery tick per link, to keep links FIFO.
-    link_tail: BTreeMap<(Node, Node), Tick>,
-    /// In-flight messages per endpoint (sender and receiver), for O(log n) `busy`.
-    per_node: BTreeMap<Node, usize>,
+    /// The latest delivery tick per link (see [`link`]), to keep links FIFO.
+    link_tail: Vec<Tick>,
+    /// In-flight messages per endpoint (see [`slot`]), for O(1) `busy`.
+    per_node: Vec<u32>,
     /// Clients cut off from the lock service.
-    pub partitioned: BTreeSet<ClientId>,
+    pub partitioned: ClientSet,
     /// Clients whose next reply from the lock service is lost (with the connection).
-    pub drop_next_reply: BTreeSet<ClientId>,
+    pub drop_next_reply: ClientSet,
+}
+
+/// A set of client ids (dense: a flag per client).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ClientSet(Vec<bool>);
+
+impl ClientSet {
+    /// Adds `c`; true if it was not there.
+    pub fn insert(&mut self, c: ClientId) -> bool {
+        if self.0.len() <= c {
+            self.0.resize(c + 1, false);
+        }
+        !std::mem::replace(&mut self.0[c], true)
+    }
+    /// Removes `c`; true if it was there.
+    pub fn remove(&mut self, c: &ClientId) -> bool {
+        self.0.get_mut(*c).is_some_and(|f| std::mem::replace(f, false))
+    }
+    pub fn contains(&self, c: &ClientId) -> bool {
+        self.0.get(*c).copied().unwrap_or(false)
+    }
+}
+
+/// Every link joins a client to the lock service or to the resource, in one direction.
+fn link(from: Node, to: Node) -> usize {
+    match (from, to) {
+        (Node::Client(c), Node::Service) => 4 * c,
+        (Node::Service, Node::Client(c)) => 4 * c + 1,
+        (Node::Client(c), Node::Resource) => 4 * c + 2,
+        (Node::Resource, Node::Client(c)) => 4 * c + 3,
+        _ => usize::MAX,
+    }
+}
+
+fn slot(n: Node) -> usize {
+    match n {
+        Node::Service => 0,
+        Node::Resource => 1,
+        Node::Client(c) => c + 2,
+    }
 }
 
 impl Network {
@@ -58,16 +117,22 @@ impl Network {
         let id = self.next_id;
         self.next_id += 1;
         let draw = rng.range(latency.min, latency.max.max(latency.min));
-        let tail = self.link_tail.get(&(from, to)).copied().unwrap_or(0);
+        let l = link(from, to);
+        let tail = self.link_tail.get(l).copied().unwrap_or(0);
         let deliver_at = (now + draw).max(tail);
         let lost = self.cut(from, to);
         let env = Envelope { id, from, to, sent_at: now, deliver_at, payload, lost };
         if lost {
-            self.lost.insert(id, env);
+            self.lost.push(env);
         } else {
-            self.link_tail.insert((from, to), deliver_at);
+            if l != usize::MAX {
+                if self.link_tail.len() <= l {
+                    self.link_tail.resize(l + 1, 0);
+                }
+                self.link_tail[l] = deliver_at;
+            }
             self.count(&env, true);
-            self.in_flight.insert(id, env);
+            self.in_flight.push(env);
         }
         id
     }
@@ -84,17 +149,24 @@ impl Network {
 
     /// The head of each link: only these may be delivered next (FIFO per link).
     pub fn deliverable(&self) -> Vec<&Envelope> {
-        let mut seen = BTreeSet::new();
-        self.in_flight.values().filter(|e| seen.insert((e.from, e.to))).collect()
+        let mut seen = vec![false; self.link_tail.len() + 1];
+        self.in_flight
+            .values()
+            .filter(|e| {
+                let l = link(e.from, e.to).min(seen.len() - 1);
+                !std::mem::replace(&mut seen[l], true)
+            })
+            .collect()
     }
 
     /// Takes a message out for delivery. A message whose link was cut meanwhile is lost instead.
     pub fn take(&mut self, id: u64) -> Option<Envelope> {
-        let mut env = self.in_flight.remove(&id)?;
+        let mut env = self.in_flight.remove(id)?;
         self.count(&env, false);
         if self.cut(env.from, env.to) {
             env.lost = true;
-            self.lost.insert(id, env.clone());
+            self.lost.push(env.clone());
+            self.lost.0.sort_unstable_by_key(|e| e.id);
         }
         Some(env)
     }
@@ -102,26 +174,26 @@ impl Network {
     /// Forgets lost messages whose time has passed, and everything addressed to or from a
     /// crashed client.
     pub fn tidy(&mut self, now: Tick) {
-        self.lost.retain(|_, e| e.deliver_at > now);
+        self.lost.0.retain(|e| e.deliver_at > now);
     }
 
     fn count(&mut self, e: &Envelope, add: bool) {
         for n in [e.from, e.to] {
-            let v = self.per_node.entry(n).or_insert(0);
-            *v = if add { *v + 1 } else { v.saturating_sub(1) };
-            if *v == 0 {
-                self.per_node.remove(&n);
+            let i = slot(n);
+            if self.per_node.len() <= i {
+                self.per_node.resize(i + 1, 0);
             }
+            self.per_node[i] = if add { self.per_node[i] + 1 } else { self.per_node[i].saturating_sub(1) };
         }
     }
 
     /// Drops every message to or from `c` (its process is gone).
     pub fn forget_client(&mut self, c: ClientId) {
-        let gone: Vec<u64> = self.in_flight.values().filter(|e| e.from == Node::Client(c) || e.to == Node::Client(c)).map(|e| e.id).collect();
-        for id in gone {
-            if let Some(e) = self.in_flight.remove(&id) {
-                self.count(&e, false);
-            }
+        let (gone, kept): (Vec<Envelope>, Vec<Envelope>) =
+            std::mem::take(&mut self.in_flight.0).into_iter().partition(|e| e.from == Node::Client(c) || e.to == Node::Client(c));
+        self.in_flight.0 = kept;
+        for e in &gone {
+            self.count(e, false);
         }
     }
 
@@ -131,16 +203,16 @@ impl Network {
     }
 
     pub fn len(&self) -> usize {
-        self.in_flight.len()
+        self.in_flight.0.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.in_flight.is_empty()
+        self.in_flight.0.is_empty()
     }
 
     /// Whether anything is in flight to or from this node.
     pub fn busy(&self, n: Node) -> bool {
-        self.per_node.contains_key(&n)
+        self.per_node.get(slot(n)).is_some_and(|c| *c > 0)
     }
 }
 
@@ -157,7 +229,7 @@ mod tests {
         let mut last = 0;
         for t in 0..50 {
             let id = n.send(t / 3, Node::Client(0), Node::Service, Payload::ZkUp(ZkUp::Ping), L, &mut rng);
-            let at = n.in_flight.get(&id).unwrap().deliver_at;
+            let at = n.in_flight.get(id).unwrap().deliver_at;
             assert!(at >= last);
             last = at;
         }

@@ -173,11 +173,7 @@ impl Scenario {
     }
 
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| match e.path().to_string().as_str() {
-            "." => format!("scenario JSON: {}", e.inner()),
-            path => format!("scenario field `{path}`: {}", e.inner()),
-        })?;
+        let s: Scenario = serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
         s.validate()?;
         Ok(s)
     }
@@ -198,6 +194,27 @@ impl Scenario {
         let text = String::from_utf8(bytes).map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
         Self::from_json(&text)
     }
+}
+
+/// A JSON error that names the field it is in: the last `"key":` before the error's position.
+pub fn json_error(what: &str, text: &str, e: &serde_json::Error) -> String {
+    let offset: usize = text.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum::<usize>() + e.column();
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    match last_key(before) {
+        Some(key) if e.is_data() => format!("{what} field `{key}`: {e}"),
+        _ => format!("{what} JSON: {e}"),
+    }
+}
+
+fn last_key(text: &str) -> Option<&str> {
+    let colon = text.rfind(':')?;
+    let head = text[..colon].trim_end().strip_suffix('"')?;
+    let start = head.rfind('"')?;
+    Some(&head[start + 1..])
 }
 
 #[cfg(test)]
@@ -223,5 +240,7 @@ mod tests {
         assert!(Scenario::from_json(bad_fault).unwrap_err().contains("client index 5"));
         assert!(Scenario::from_compact("%%%").unwrap_err().contains("base64"));
         assert!(Scenario::from_compact("").is_err());
+        assert!(Scenario::from_json("{\"name\": \"锁锁\", \"seed\": \"x\"}").unwrap_err().contains("`seed`"));
+        assert!(Scenario::from_json("\u{e9}{").is_err());
     }
 }

@@ -2,8 +2,6 @@
 //! network, PRNG, clock, metrics, monitors). The scheduler picks the next [`Action`]: the
 //! earliest message delivery, timer, service timer or scripted command.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::app::{App, AppConfig};
@@ -17,6 +15,27 @@ use super::types::{ClientId, Node, Payload, Tick};
 use super::zkclient::ZkClient;
 use crate::engine::{Server, ServerConfig, SessionId};
 use crate::recipes::{Recipe, RecipeConfig, RecipeKind};
+
+/// Session id → client. The server hands out consecutive ids, so a list indexed from the
+/// first id is enough.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SessionOwners(Vec<Option<ClientId>>);
+
+impl SessionOwners {
+    fn slot(s: SessionId) -> Option<usize> {
+        usize::try_from(s.0.checked_sub(SessionId::FIRST.0)?).ok()
+    }
+    pub fn get(&self, s: &SessionId) -> Option<&ClientId> {
+        self.0.get(Self::slot(*s)?)?.as_ref()
+    }
+    pub fn insert(&mut self, s: SessionId, c: ClientId) {
+        let Some(i) = Self::slot(s).filter(|i| *i < 1 << 24) else { return };
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = Some(c);
+    }
+}
 
 /// The lock services a world can host (ZooKeeper today; others plug in beside it).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -70,7 +89,7 @@ pub struct World {
     pub script: Vec<TimedCommand>,
     pub next_script: usize,
     /// Which client each session belongs to.
-    pub session_owner: BTreeMap<SessionId, ClientId>,
+    pub session_owner: SessionOwners,
     pub metrics: Metrics,
     pub monitors: Monitors,
     /// Exhaustive-search mode: no pings or read timeouts, every pending event is a choice.
@@ -99,7 +118,7 @@ impl World {
             latency: Latency { min: sc.latency_min, max: sc.latency_max },
             script: sc.faults.clone(),
             next_script: 0,
-            session_owner: BTreeMap::new(),
+            session_owner: SessionOwners::default(),
             metrics: Metrics::default(),
             monitors: Monitors::default(),
             timeless: false,
@@ -107,7 +126,10 @@ impl World {
             max_leases: sc.max_leases,
             deleted_now: Vec::new(),
         };
-        w.script.sort_by_key(|t| t.at);
+        // Stable by time: commands at the same tick keep their order.
+        let mut indexed: Vec<(usize, TimedCommand)> = w.script.drain(..).enumerate().collect();
+        indexed.sort_unstable_by_key(|(i, t)| (t.at, *i));
+        w.script = indexed.into_iter().map(|(_, t)| t).collect();
         w.boot();
         w
     }

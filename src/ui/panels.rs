@@ -7,7 +7,7 @@ use super::state::App;
 use super::tr;
 use crate::sim::narrate::Key;
 use crate::view::i18n::t;
-use crate::view::layout::client_colour;
+use crate::view::layout::{client_colour, fixed};
 
 #[component]
 pub fn Narration() -> impl IntoView {
@@ -144,10 +144,10 @@ fn Metrics() -> impl IntoView {
             let bars = [(t("metric.requests", lang), f.requests as f64), (t("metric.notifications", lang), f.notifications as f64)];
             let max = bars.iter().map(|b| b.1).fold(1.0, f64::max);
             let bar_view = bars.into_iter().enumerate().map(|(i, (label, v))| {
-                let w = 180.0 * v / max;
+                let w = ((180.0 * v / max).round() as i64).max(1);
                 view! {
-                    <text x="0" y=12.0 + 22.0 * i as f64 class="ls-chart__label">{format!("{label}: {v}")}</text>
-                    <rect x="150" y=2.0 + 22.0 * i as f64 width=w.max(1.0) height="12" class="ls-chart__bar"/>
+                    <text x="0" y=12 + 22 * i as i64 class="ls-chart__label">{format!("{label}: {}", v as u64)}</text>
+                    <rect x="150" y=2 + 22 * i as i64 width=w height="12" class="ls-chart__bar"/>
                 }
             }).collect_view();
             let waits = f.waits.iter().map(|(id, w)| {
@@ -156,13 +156,13 @@ fn Metrics() -> impl IntoView {
             }).collect::<Vec<_>>();
             let wmax = waits.iter().map(|w| w.1).fold(1.0, f64::max);
             let wait_view = waits.into_iter().enumerate().map(|(i, (id, avg))| {
-                let h = 40.0 * avg / wmax;
-                view! { <rect x=16.0 * i as f64 y=44.0 - h width="12" height=h.max(1.0) fill=client_colour(id)><title>{format!("C{} {avg:.1}", id + 1)}</title></rect> }
+                let h = ((40.0 * avg / wmax).round() as i64).max(1);
+                view! { <rect x=16 * i as i64 y=44 - h width="12" height=h fill=client_colour(id)><title>{format!("C{} {}", id + 1, fixed(avg, 1))}</title></rect> }
             }).collect_view();
             view! {
                 <div class="ls-metrics">
                     <svg viewBox="0 0 340 44" class="ls-chart" role="img" aria-label=t("panel.metrics", lang)>{bar_view}</svg>
-                    <p id="ls-herd">{format!("{}: {:.2} · {}: {}", t("metric.herd", lang), f.herd_factor, t("metric.zxid", lang), f.last_zxid)}</p>
+                    <p id="ls-herd">{format!("{}: {} · {}: {}", t("metric.herd", lang), fixed(f.herd_factor, 2), t("metric.zxid", lang), f.last_zxid)}</p>
                     <p class="ls-muted">{t("metric.waits", lang)}</p>
                     <svg viewBox="0 0 200 46" class="ls-chart ls-chart--waits" role="img" aria-label=t("metric.waits", lang)>{wait_view}</svg>
                 </div>

@@ -9,46 +9,48 @@ use super::tr;
 use crate::sim::types::Node;
 use crate::view::layout::client_colour;
 
-const WINDOW_TICKS: f64 = 40.0;
-const H: f64 = 260.0;
+const WINDOW_TICKS: i64 = 40;
+const H: i64 = 280;
 
 /// One arrow, in absolute time coordinates (the window scrolls by a transform).
 #[derive(Clone, Debug, PartialEq)]
 struct Arrow {
     index: u64,
-    x1: f64,
-    y1: f64,
-    x2: f64,
-    y2: f64,
+    x1: i64,
+    y1: i64,
+    x2: i64,
+    y2: i64,
     colour: &'static str,
     lost: bool,
     title: String,
 }
 
-const SCALE: f64 = (H - 34.0) / WINDOW_TICKS;
+/// Pixels per tick.
+const SCALE: i64 = (H - 34) / WINDOW_TICKS;
 
-fn column(n: Node, clients: usize) -> f64 {
-    match n {
-        Node::Client(c) => 28.0 + 56.0 * c.min(clients) as f64,
-        Node::Service => 28.0 + 56.0 * clients as f64,
-        Node::Resource => 28.0 + 56.0 * (clients + 1) as f64,
-    }
+fn column(n: Node, clients: usize) -> i64 {
+    let col = match n {
+        Node::Client(c) => c.min(clients),
+        Node::Service => clients,
+        Node::Resource => clients + 1,
+    };
+    28 + 56 * col as i64
 }
 
 #[component]
 pub fn SequenceDiagram() -> impl IntoView {
     let app = expect_context::<App>();
     let clients = Memo::new(move |_| app.frame.with(|f| f.clients.len().min(24)));
-    let now = Memo::new(move |_| app.frame.with(|f| f.time as f64));
+    let now = Memo::new(move |_| app.frame.with(|f| f.time as i64));
     let arrows = Memo::new(move |_| {
         let (hide, n) = (app.hide_pings.get(), clients.get());
         app.sim.with(|s| {
-            let now = s.world().now as f64;
+            let now = s.world().now as i64;
             s.records()[..s.cursor() as usize]
                 .iter()
                 .rev()
                 .filter_map(|r| r.delivered.as_ref().map(|d| (r, d)))
-                .take_while(|(r, _)| r.time as f64 >= now - WINDOW_TICKS)
+                .take_while(|(r, _)| r.time as i64 >= now - WINDOW_TICKS)
                 .filter(|(_, d)| !hide || !(d.label == "ping" || d.label == "pong"))
                 .filter(|(_, d)| !matches!((d.from, d.to), (Node::Client(c), _) | (_, Node::Client(c)) if c >= n))
                 .map(|(r, d)| {
@@ -56,9 +58,9 @@ pub fn SequenceDiagram() -> impl IntoView {
                     Arrow {
                         index: r.index,
                         x1: column(d.from, n),
-                        y1: 24.0 + d.sent_at as f64 * SCALE,
+                        y1: 24 + d.sent_at as i64 * SCALE,
                         x2: column(d.to, n),
-                        y2: 24.0 + r.time as f64 * SCALE,
+                        y2: 24 + r.time as i64 * SCALE,
                         colour: client_colour(who),
                         lost: d.lost,
                         title: format!("{} · t={}→{}", d.label, d.sent_at, r.time),
@@ -67,7 +69,7 @@ pub fn SequenceDiagram() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let width = move || (((clients.get() + 2) as f64) * 56.0).max(320.0);
+    let width = move || (((clients.get() + 2) as i64) * 56).max(320);
     let heads = move || {
         let n = clients.get();
         (0..n)
@@ -82,7 +84,7 @@ pub fn SequenceDiagram() -> impl IntoView {
             })
             .collect_view()
     };
-    let shift = move || format!("translate(0 {:.1})", -((now.get() - WINDOW_TICKS).max(0.0) * SCALE));
+    let shift = move || format!("translate(0 {})", -((now.get() - WINDOW_TICKS).max(0) * SCALE));
     view! {
         <section class="ls-panel ls-sequence" aria-labelledby="ls-seq-h">
             <h2 id="ls-seq-h">{tr(app, "panel.sequence")}</h2>

@@ -15,8 +15,8 @@ use crate::view::layout::{client_colour, Stage, CLIENT_W, CLIENT_X, SERVER_W, SE
 struct Lane {
     key: String,
     id: usize,
-    y: f64,
-    h: f64,
+    y: i64,
+    h: i64,
     label: Option<String>,
     class: String,
     cut: bool,
@@ -35,9 +35,9 @@ struct Edge {
 struct Row {
     key: String,
     path: String,
-    x: f64,
-    y: f64,
-    w: f64,
+    x: i64,
+    y: i64,
+    w: i64,
     fill: &'static str,
     prefix: String,
     suffix: String,
@@ -50,8 +50,8 @@ struct Row {
 struct Dot {
     key: String,
     id: u64,
-    x: f64,
-    y: f64,
+    x: i64,
+    y: i64,
     colour: &'static str,
     lost: bool,
     label: String,
@@ -67,11 +67,11 @@ pub fn StageView() -> impl IntoView {
     let dots = Memo::new(move |_| app.frame.with(|f| dots(f, &stage.get())));
     let frame_box = move || {
         let s = stage.get();
-        let top = s.rows.first().copied().unwrap_or(58.0) - 22.0;
-        (top, s.resource_y - top - 16.0, s.resource_y)
+        let top = s.rows.first().copied().unwrap_or(58) - 22;
+        (top, s.resource_y - top - 16, s.resource_y)
     };
     view! {
-        <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {:.0}", stage.get().height)
+        <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {}", stage.get().height)
             role="img" aria-label=tr(app, "panel.tree")>
             <text x=SERVER_X y="24" class="ls-stage__title">"ZooKeeper · /"</text>
             <text x=CLIENT_X y="24" class="ls-stage__title">{tr(app, "panel.clients")}</text>
@@ -84,7 +84,7 @@ pub fn StageView() -> impl IntoView {
             <For each=move || rows.get() key=|r| r.key.clone() let:r>{row_view(app, r)}</For>
             <g class="ls-resource" class:ls-resource--fenced=move || app.frame.with(|f| f.fencing)>
                 <rect x=SERVER_X y=move || frame_box().2 width=SERVER_W height="44" rx="8"/>
-                <text x=SERVER_X + 10.0 y=move || frame_box().2 + 27.0>
+                <text x=SERVER_X + 10 y=move || frame_box().2 + 27>
                     {move || app.frame.with(|f| format!("resource = {}   token ≥ {}", f.value, f.highest_token))}
                 </text>
             </g>
@@ -92,7 +92,7 @@ pub fn StageView() -> impl IntoView {
                 <g class="ls-msg" class:ls-msg--lost=d.lost data-msg=d.id>
                     <title>{d.label}</title>
                     <circle cx=d.x cy=d.y r="5" fill=d.colour/>
-                    {d.lost.then(|| view! { <text x=d.x + 7.0 y=d.y - 5.0 class="ls-msg__x">"✕"</text> })}
+                    {d.lost.then(|| view! { <text x=d.x + 7 y=d.y - 5 class="ls-msg__x">"✕"</text> })}
                 </g>
             </For>
         </svg>
@@ -103,8 +103,8 @@ fn lanes(f: &Frame, s: &Stage) -> Vec<Lane> {
     f.clients
         .iter()
         .map(|c| {
-            let (y, h) = (s.lane(c.id), (s.lane_h - 6.0).max(3.0));
-            let label = (s.lane_h >= 14.0).then(|| format!("{} · {}", c.name, c.phase));
+            let (y, h) = (s.lane(c.id), (s.lane_h - 6).max(2));
+            let label = (s.lane_h >= 14).then(|| format!("{} · {}", c.name, c.phase));
             let class = format!("ls-lane ls-lane--{} ls-lane--{}", c.phase_class, c.state_class);
             let key = format!("{}|{y}|{h}|{}|{class}|{}", c.id, label.as_deref().unwrap_or(""), c.partitioned);
             Lane { key, id: c.id, y, h, label, class, cut: c.partitioned }
@@ -116,16 +116,16 @@ fn lane_view(l: Lane) -> impl IntoView {
     view! {
         <g class=l.class data-client=l.id>
             <line x1=CLIENT_X + CLIENT_W y1=l.y x2=SERVER_X y2=l.y class="ls-lane__wire" class:ls-lane__wire--cut=l.cut/>
-            <rect x=CLIENT_X y=l.y - l.h / 2.0 width=CLIENT_W height=l.h rx="4" fill=client_colour(l.id) class="ls-lane__box"/>
-            {l.label.map(|text| view! { <text x=CLIENT_X + 6.0 y=l.y + 4.0 class="ls-lane__label">{text}</text> })}
+            <rect x=CLIENT_X y=l.y - l.h / 2 width=CLIENT_W height=l.h rx="4" fill=client_colour(l.id) class="ls-lane__box"/>
+            {l.label.map(|text| view! { <text x=CLIENT_X + 6 y=l.y + 4 class="ls-lane__label">{text}</text> })}
         </g>
     }
 }
 
-fn edge_path(s: &Stage, client: usize, ry: f64) -> String {
+fn edge_path(s: &Stage, client: usize, ry: i64) -> String {
     let (x0, y0) = (CLIENT_X + CLIENT_W, s.lane(client));
-    let mid = SERVER_X - 70.0;
-    format!("M{x0} {y0:.1} C {mid} {y0:.1}, {mid} {ry:.1}, {} {ry:.1}", SERVER_X + 6.0)
+    let mid = SERVER_X - 70;
+    format!("M{x0} {y0} C {mid} {y0}, {mid} {ry}, {} {ry}", SERVER_X + 6)
 }
 
 fn edges(f: &Frame, s: &Stage) -> Vec<Edge> {
@@ -151,7 +151,7 @@ fn edges(f: &Frame, s: &Stage) -> Vec<Edge> {
 
 fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
     let live = f.tree.iter().zip(&s.rows).map(|(r, y)| {
-        let x = SERVER_X + 8.0 + 16.0 * r.depth as f64;
+        let x = SERVER_X + 8 + 16 * r.depth as i64;
         let (prefix, suffix) = split_suffix(&r.name, r.sequential);
         let tip = format!(
             "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
@@ -166,14 +166,14 @@ fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
         }
         let stat = format!("{} czxid {}", r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default(), r.czxid);
         let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
-        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.path.clone(), x, y: *y, w: SERVER_W - 16.0 - 16.0 * r.depth as f64, fill, prefix, suffix, stat, tip, class }
+        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.path.clone(), x, y: *y, w: SERVER_W - 16 - 16 * r.depth as i64, fill, prefix, suffix, stat, tip, class }
     });
     let ghosts = f.removed.iter().zip(s.rows.iter().skip(f.tree.len())).map(|(p, y)| Row {
         key: format!("removed|{p}|{y}|{}", f.step),
         path: p.clone(),
-        x: SERVER_X + 24.0,
+        x: SERVER_X + 24,
         y: *y,
-        w: SERVER_W - 40.0,
+        w: SERVER_W - 40,
         fill: "none",
         prefix: crate::engine::path::child_name(p).to_string(),
         suffix: String::new(),
@@ -191,9 +191,9 @@ fn row_view(app: App, r: Row) -> impl IntoView {
         <g class=r.class data-path=(!removed).then(|| r.path.clone()) data-removed=removed.then(|| r.path.clone())
             tabindex="0" on:click=move |_| app.selected.set(Some(path.clone()))>
             <title>{r.tip}</title>
-            <rect x=r.x y=r.y - 13.0 width=r.w height="18" rx="3" fill=r.fill class="ls-znode__box"/>
-            <text x=r.x + 5.0 y=r.y class="ls-znode__name">{r.prefix}<tspan class="ls-znode__seq">{r.suffix}</tspan></text>
-            <text x=SERVER_X + SERVER_W - 10.0 y=r.y text-anchor="end" class="ls-znode__stat">{r.stat}</text>
+            <rect x=r.x y=r.y - 13 width=r.w height="18" rx="3" fill=r.fill class="ls-znode__box"/>
+            <text x=r.x + 5 y=r.y class="ls-znode__name">{r.prefix}<tspan class="ls-znode__seq">{r.suffix}</tspan></text>
+            <text x=SERVER_X + SERVER_W - 10 y=r.y text-anchor="end" class="ls-znode__stat">{r.stat}</text>
         </g>
     }
 }
@@ -213,7 +213,7 @@ fn dots(f: &Frame, s: &Stage) -> Vec<Dot> {
         .iter()
         .map(|m| {
             let (x, y) = s.dot(m);
-            Dot { key: format!("{}|{x:.1}|{y:.1}", m.id), id: m.id, x, y, colour: m.client.map_or("#888", client_colour), lost: m.lost, label: m.label.clone() }
+            Dot { key: format!("{}|{x}|{y}", m.id), id: m.id, x, y, colour: m.client.map_or("#888", client_colour), lost: m.lost, label: m.label.clone() }
         })
         .collect()
 }

@@ -159,7 +159,7 @@ fn tree(w: &World, created: &[String]) -> Vec<ZnodeRow> {
             rows.push(row(w, &path, depth, node, created));
         }
         let mut kids: Vec<&String> = node.children.iter().filter(|c| !(path == "/" && *c == "zookeeper")).collect();
-        kids.sort_by(|a, b| sequence_key(a, "-").cmp(sequence_key(b, "-")).then(a.cmp(b)));
+        kids.sort_unstable_by(|a, b| sequence_key(a, "-").cmp(sequence_key(b, "-")).then(a.cmp(b)));
         for k in kids.into_iter().rev() {
             stack.push((crate::engine::path::join(&path, k), depth + 1));
         }

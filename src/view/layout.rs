@@ -3,13 +3,26 @@
 
 use super::frame::{Frame, MessageDot};
 
-pub const WIDTH: f64 = 900.0;
-pub const CLIENT_X: f64 = 16.0;
-pub const CLIENT_W: f64 = 170.0;
-pub const SERVER_X: f64 = 470.0;
-pub const SERVER_W: f64 = 414.0;
-const TOP: f64 = 44.0;
-const ROW_H: f64 = 22.0;
+// Whole pixels everywhere: the view never formats a float (smaller wasm, crisper SVG).
+pub const WIDTH: i64 = 900;
+pub const CLIENT_X: i64 = 16;
+pub const CLIENT_W: i64 = 170;
+pub const SERVER_X: i64 = 470;
+pub const SERVER_W: i64 = 414;
+const TOP: i64 = 44;
+const ROW_H: i64 = 22;
+
+/// A number with `decimals` digits after the point, without float formatting.
+pub fn fixed(v: f64, decimals: u32) -> String {
+    let scale = 10i64.pow(decimals);
+    let n = (v * scale as f64).round() as i64;
+    if decimals == 0 {
+        return n.to_string();
+    }
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, frac) = (n.abs() / scale, n.abs() % scale);
+    format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+}
 
 /// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
 pub const PALETTE: [&str; 8] = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7", "#F0E442", "#999999"];
@@ -20,39 +33,40 @@ pub fn client_colour(id: usize) -> &'static str {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stage {
-    pub height: f64,
-    pub lane_h: f64,
-    pub lanes: Vec<f64>,
-    pub rows: Vec<f64>,
-    pub resource_y: f64,
+    pub height: i64,
+    pub lane_h: i64,
+    pub lanes: Vec<i64>,
+    pub rows: Vec<i64>,
+    pub resource_y: i64,
 }
 
 impl Stage {
     pub fn new(clients: usize, rows: usize) -> Stage {
-        let lane_h = if clients <= 10 { 44.0 } else { (440.0 / clients as f64).max(6.0) };
-        let lanes: Vec<f64> = (0..clients).map(|i| TOP + lane_h * (i as f64 + 0.5)).collect();
-        let rows_y: Vec<f64> = (0..rows).map(|j| TOP + 14.0 + ROW_H * j as f64).collect();
-        let tree_bottom = TOP + 24.0 + ROW_H * rows.max(1) as f64;
-        let resource_y = tree_bottom + 40.0;
-        let height = (TOP + lane_h * clients as f64).max(resource_y + 70.0) + 16.0;
-        Stage { height, lane_h, lanes, rows: rows_y, resource_y, }
+        let n = clients as i64;
+        let lane_h = if clients <= 10 { 44 } else { (440 / n.max(1)).max(4) };
+        let lanes: Vec<i64> = (0..n).map(|i| TOP + lane_h * i + lane_h / 2).collect();
+        let rows_y: Vec<i64> = (0..rows as i64).map(|j| TOP + 14 + ROW_H * j).collect();
+        let resource_y = TOP + 24 + ROW_H * (rows as i64).max(1) + 40;
+        let height = (TOP + lane_h * n).max(resource_y + 70) + 16;
+        Stage { height, lane_h, lanes, rows: rows_y, resource_y }
     }
 
-    pub fn lane(&self, client: usize) -> f64 {
+    pub fn lane(&self, client: usize) -> i64 {
         self.lanes.get(client).copied().unwrap_or(TOP)
     }
 
     /// Where a message dot is: along its client's lane towards the server, or towards the
     /// resource box.
-    pub fn dot(&self, m: &MessageDot) -> (f64, f64) {
+    pub fn dot(&self, m: &MessageDot) -> (i64, i64) {
         let start = (CLIENT_X + CLIENT_W, m.client.map_or(TOP, |c| self.lane(c)));
-        let end = if m.to_resource { (SERVER_X, self.resource_y + 24.0) } else { (SERVER_X, start.1) };
+        let end = if m.to_resource { (SERVER_X, self.resource_y + 24) } else { (SERVER_X, start.1) };
         let p = if m.inbound { 1.0 - m.progress } else { m.progress };
-        (start.0 + (end.0 - start.0) * p, start.1 + (end.1 - start.1) * p)
+        let lerp = |a: i64, b: i64| a + ((b - a) as f64 * p).round() as i64;
+        (lerp(start.0, end.0), lerp(start.1, end.1))
     }
 
     /// The y of a znode row by path.
-    pub fn row_of(&self, frame: &Frame, path: &str) -> Option<f64> {
+    pub fn row_of(&self, frame: &Frame, path: &str) -> Option<i64> {
         frame.tree.iter().position(|r| r.path == path).and_then(|i| self.rows.get(i).copied())
     }
 }
@@ -70,5 +84,8 @@ mod tests {
         assert_eq!(s.dot(&out).0, CLIENT_X + CLIENT_W);
         assert_eq!(s.dot(&back).0, SERVER_X);
         assert_ne!(client_colour(0), client_colour(1));
+        assert_eq!(fixed(2.5, 2), "2.50");
+        assert_eq!(fixed(0.333, 1), "0.3");
+        assert_eq!(fixed(-1.25, 1), "-1.3");
     }
 }

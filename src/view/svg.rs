@@ -31,42 +31,42 @@ pub fn export(frame: &Frame, title: &str, lang: Lang) -> String {
     let _ = write!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {h}" width="{WIDTH}" height="{h}" font-family="system-ui, sans-serif" font-size="12">"#,
-        h = stage.height + 40.0
+        h = stage.height + 40
     );
     let _ = write!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="16" y="22" font-size="15" font-weight="600">{}</text>"##, esc(title));
     let _ = write!(s, r##"<text x="{SERVER_X}" y="22">{} {} · t={} · zxid {}</text>"##, esc(t("ui.step_of", lang)), frame.step, frame.time, frame.last_zxid);
     clients(&mut s, frame, &stage);
     tree(&mut s, frame, &stage);
-    let _ = write!(s, r##"<text x="16" y="{}" fill="#333">{}</text></svg>"##, stage.height + 28.0, esc(&frame.narration));
+    let _ = write!(s, r##"<text x="16" y="{}" fill="#333">{}</text></svg>"##, stage.height + 28, esc(&frame.narration));
     s
 }
 
 fn clients(s: &mut String, frame: &Frame, stage: &Stage) {
     for c in &frame.clients {
         let y = stage.lane(c.id);
-        let h = (stage.lane_h - 6.0).max(4.0);
+        let h = (stage.lane_h - 6).max(2);
         let _ = write!(
             s,
-            r##"<rect x="{CLIENT_X}" y="{:.1}" width="{CLIENT_W}" height="{h:.1}" rx="4" fill="{}" fill-opacity="0.18" stroke="{}"/>"##,
-            y - h / 2.0,
+            r##"<rect x="{CLIENT_X}" y="{}" width="{CLIENT_W}" height="{h}" rx="4" fill="{}" fill-opacity="0.18" stroke="{}"/>"##,
+            y - h / 2,
             client_colour(c.id),
             client_colour(c.id)
         );
-        if stage.lane_h >= 14.0 {
-            let _ = write!(s, r#"<text x="{}" y="{:.1}">{} · {}</text>"#, CLIENT_X + 6.0, y + 4.0, esc(&c.name), esc(&c.phase));
+        if stage.lane_h >= 14 {
+            let _ = write!(s, r#"<text x="{}" y="{}">{} · {}</text>"#, CLIENT_X + 6, y + 4, esc(&c.name), esc(&c.phase));
         }
     }
     for w in &frame.watches {
         if let Some(ry) = stage.row_of(frame, &w.path) {
             let _ = write!(
                 s,
-                r#"<path d="M{} {:.1} C {} {:.1}, {} {ry:.1}, {} {ry:.1}" fill="none" stroke="{}" stroke-dasharray="4 3"/>"#,
+                r#"<path d="M{} {} C {} {}, {} {ry}, {} {ry}" fill="none" stroke="{}" stroke-dasharray="4 3"/>"#,
                 CLIENT_X + CLIENT_W,
                 stage.lane(w.client),
-                SERVER_X - 60.0,
+                SERVER_X - 60,
                 stage.lane(w.client),
-                SERVER_X - 60.0,
-                SERVER_X + 4.0,
+                SERVER_X - 60,
+                SERVER_X + 4,
                 client_colour(w.client)
             );
         }
@@ -74,16 +74,16 @@ fn clients(s: &mut String, frame: &Frame, stage: &Stage) {
 }
 
 fn tree(s: &mut String, frame: &Frame, stage: &Stage) {
-    let top = stage.rows.first().copied().unwrap_or(58.0) - 24.0;
-    let _ = write!(s, r##"<rect x="{SERVER_X}" y="{top:.1}" width="{SERVER_W}" height="{:.1}" rx="6" fill="none" stroke="#555"/>"##, stage.resource_y - top - 20.0);
+    let top = stage.rows.first().copied().unwrap_or(58) - 24;
+    let _ = write!(s, r##"<rect x="{SERVER_X}" y="{top}" width="{SERVER_W}" height="{}" rx="6" fill="none" stroke="#555"/>"##, stage.resource_y - top - 20);
     for (row, y) in frame.tree.iter().zip(&stage.rows) {
         let fill = row.owner.map_or("#f2f2f2", client_colour);
         let dash = if row.ephemeral { r#" stroke-dasharray="3 2""# } else { "" };
-        let x = SERVER_X + 8.0 + 16.0 * row.depth as f64;
-        let _ = write!(s, r##"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="18" rx="3" fill="{fill}" fill-opacity="0.35" stroke="#444"{dash}/>"##, y - 13.0, SERVER_W - 16.0 - 16.0 * row.depth as f64);
-        let _ = write!(s, r#"<text x="{:.1}" y="{:.1}" font-family="monospace">{}</text>"#, x + 4.0, y, esc(&row.name));
+        let x = SERVER_X + 8 + 16 * row.depth as i64;
+        let _ = write!(s, r##"<rect x="{x}" y="{}" width="{}" height="18" rx="3" fill="{fill}" fill-opacity="0.35" stroke="#444"{dash}/>"##, y - 13, SERVER_W - 16 - 16 * row.depth as i64);
+        let _ = write!(s, r#"<text x="{}" y="{}" font-family="monospace">{}</text>"#, x + 4, y, esc(&row.name));
     }
-    let _ = write!(s, r##"<text x="{SERVER_X}" y="{:.1}">resource = {} (token ≥ {})</text>"##, stage.resource_y + 24.0, frame.value, frame.highest_token);
+    let _ = write!(s, r##"<text x="{SERVER_X}" y="{}">resource = {} (token ≥ {})</text>"##, stage.resource_y + 24, frame.value, frame.highest_token);
 }
 
 #[cfg(test)]

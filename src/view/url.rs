@@ -2,8 +2,6 @@
 //! scenario), seed, user commands, cursor, language and embed mode. Parsing never fails: bad
 //! parameters become specific messages and fall back to defaults.
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
 
 use crate::recipes::RecipeKind;
@@ -32,7 +30,7 @@ fn preset_scenario(id: &str) -> Scenario {
 /// Parses a query string (with or without the leading `?`).
 pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     let mut errors = Vec::new();
-    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: BTreeMap::new() }, at: 0, lang: None, embed: false };
+    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: Vec::new() }, at: 0, lang: None, embed: false };
     if query.len() > MAX_QUERY {
         errors.push(format!("the link is {} bytes long (limit {MAX_QUERY}); showing the default scenario", query.len()));
         return (st, errors);
@@ -118,18 +116,19 @@ fn quote(v: &str) -> String {
     format!("\"{clean}{more}\"")
 }
 
-fn decode_cmds(s: &str) -> Result<BTreeMap<u64, Action>, String> {
+fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| "not base64url".to_string())?;
     let list: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| format!("not a command list ({e})"))?;
     if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
         return Err("too many commands or a step number out of range".into());
     }
-    Ok(list.into_iter().collect())
+    let mut run = Run { scenario: Scenario::default(), forced: list };
+    run.normalise();
+    Ok(run.forced)
 }
 
-fn encode_cmds(forced: &BTreeMap<u64, Action>) -> String {
-    let list: Vec<(&u64, &Action)> = forced.iter().collect();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(&list).unwrap_or_default())
+fn encode_cmds(forced: &[(u64, Action)]) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(forced).unwrap_or_default())
 }
 
 /// The query string for a state (without `?`).
@@ -177,7 +176,7 @@ mod tests {
     fn round_trip_keeps_everything() {
         let (mut st, errors) = parse("?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1");
         assert!(errors.is_empty(), "{errors:?}");
-        st.run.forced.insert(7, Action::Command(Command::Pause { client: 1, ticks: 30 }));
+        st.run.forced.push((7, Action::Command(Command::Pause { client: 1, ticks: 30 })));
         let (back, errors) = parse(&to_query(&st));
         assert!(errors.is_empty());
         assert_eq!(back, st);
