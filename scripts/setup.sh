@@ -14,9 +14,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# trunk and wasm-bindgen-cli compile in parallel (both are long; together ~15-20 min on 2 cores).
+trunk_pid=""
 if [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
   step "installing trunk $TRUNK_VERSION (0.22 needs a newer rustc; this compile takes 13-19 min)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  cargo install trunk --version "$TRUNK_VERSION" --locked &
+  trunk_pid=$!
 fi
 
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
@@ -27,6 +30,10 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]]; 
   # --locked fails on this registry (webpki-roots 1.0.11 is missing), hence the fallback.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --no-default-features --locked \
     || cargo install wasm-bindgen-cli --version "$WB_VERSION" --no-default-features
+fi
+if [[ -n "$trunk_pid" ]] && ! wait "$trunk_pid"; then
+  echo "[setup] installing trunk failed" >&2
+  exit 1
 fi
 
 # npm: binaryen 132 (the wasm-opt Trunk uses) and playwright-core, exactly as package-lock.json says.

@@ -164,3 +164,40 @@ fn every_preset_runs_and_narrates_in_english_and_chinese() {
         assert!(!p.lesson(Lang::Zh).is_empty() && !p.title(Lang::Zh).is_empty());
     }
 }
+
+#[test]
+fn curator_with_two_leases_lets_two_clients_hold_at_once_but_never_three() {
+    use lockstep::recipes::RecipeKind;
+    let sc = lockstep::sim::Scenario { recipe: RecipeKind::Curator, clients: 4, max_leases: 2, hold_min: 6, hold_max: 6, rounds: 2, ..Default::default() };
+    let mut sim = Simulation::new(sc);
+    let mut most = 0;
+    while sim.step() {
+        most = most.max(sim.world().monitors.now.believers.len());
+    }
+    assert_eq!(most, 2);
+    assert!(sim.world().monitors.belief.is_none() && sim.world().monitors.ownership.is_none());
+}
+
+#[test]
+fn curator_acquire_timeout_deletes_its_own_node_and_gives_up() {
+    use lockstep::recipes::RecipeKind;
+    let sc = lockstep::sim::Scenario {
+        recipe: RecipeKind::Curator,
+        clients: 2,
+        hold_min: 40,
+        hold_max: 40,
+        start_spread: 0,
+        latency_min: 1,
+        latency_max: 1,
+        timeouts: vec![(1, 10)],
+        ..Default::default()
+    };
+    let mut sim = Simulation::new(sc);
+    sim.run_steps(3000);
+    let timeout = sim.records().iter().find(|r| r.narration.key == Key::TimerAcquireTimeout).expect("C2 times out");
+    assert_eq!(timeout.narration.client, Some(1));
+    let c2_deletes = requests(&sim, "delete").filter(|r| r.narration.client == Some(1) && r.time > timeout.time).count();
+    assert_eq!(c2_deletes, 1, "C2 deletes its own node after the timeout");
+    assert_eq!(sim.world().clients[1].app.acquisitions, 0);
+    assert!(sim.world().monitors.belief.is_none());
+}
