@@ -37,9 +37,10 @@ if [[ -n "$trunk_pid" ]] && ! wait "$trunk_pid"; then
 fi
 
 # npm: binaryen 132 (the wasm-opt Trunk uses) and playwright-core, exactly as package-lock.json says.
-if ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+if ! cmp -s package-lock.json node_modules/.lockstep-installed-from 2>/dev/null; then
   step "installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund
+  cp package-lock.json node_modules/.lockstep-installed-from
 fi
 
 if [[ "$what" == test ]]; then
