@@ -231,6 +231,9 @@ impl Curator {
     }
 
     fn listed(&mut self, children: &[String]) -> Vec<RecipeOut> {
+        if !matches!(self.phase, Phase::Listing | Phase::Creating) {
+            return Vec::new(); // a stale listing (a re-list already moved us on)
+        }
         if self.phase == Phase::Creating {
             // Recovering from a lost create reply: is a node with our prefix there?
             let prefix = self.prefix();

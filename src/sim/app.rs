@@ -93,7 +93,7 @@ impl App {
         self.next_start = None;
         self.state = AppState::Acquiring;
         self.acquire_since = now;
-        self.acquire_deadline = self.cfg.acquire_timeout.map(|t| now + t);
+        self.acquire_deadline = self.cfg.acquire_timeout.map(|t| now.saturating_add(t));
         vec![AppOut::Recipe(RecipeIn::Acquire)]
     }
 
@@ -116,7 +116,7 @@ impl App {
         if self.cfg.resource_io {
             out.push(AppOut::Res(ResUp::Read { token }));
         } else {
-            self.state = AppState::Working { until: now + self.cfg.hold_min };
+            self.state = AppState::Working { until: now.saturating_add(self.cfg.hold_min) };
         }
         out
     }
@@ -125,7 +125,7 @@ impl App {
         match (self.state, msg) {
             (AppState::Reading, ResDown::ReadOk { value, version }) => {
                 self.read = Some((value, version));
-                self.state = AppState::Working { until: now + rng.range(self.cfg.hold_min, self.cfg.hold_max) };
+                self.state = AppState::Working { until: now.saturating_add(rng.range(self.cfg.hold_min, self.cfg.hold_max)) };
                 Vec::new()
             }
             (AppState::Writing, ResDown::WriteOk { .. } | ResDown::WriteRejected { .. }) => self.release(),
@@ -171,14 +171,17 @@ impl App {
         self.rounds_left = self.rounds_left.saturating_sub(1);
         if self.rounds_left > 0 {
             self.state = AppState::Idle;
-            self.next_start = Some(now + rng.range(self.cfg.think_min, self.cfg.think_max));
+            self.next_start = Some(now.saturating_add(rng.range(self.cfg.think_min, self.cfg.think_max)));
         } else {
             self.state = AppState::Done;
         }
     }
 
     pub fn on_failed(&mut self, now: Tick, why: &Failure, rng: &mut SimRng) {
-        if *why != Failure::NotOwner && self.state == AppState::Acquiring {
+        if *why == Failure::NotOwner {
+            return; // a refused release changes nothing (the recipe says why)
+        }
+        if self.state == AppState::Acquiring {
             self.acquire_deadline = None;
             self.end_round(now, rng);
         } else if self.state == AppState::Releasing {

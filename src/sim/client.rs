@@ -46,13 +46,13 @@ pub struct Client {
     pub recipe: Recipe,
     pub app: App,
     pub proc: Proc,
-    /// Lock releases this client completed during the current step (for the metrics).
-    pub releases_now: u32,
+    /// The recipe refused a release during the current step (not the owner).
+    pub refused_now: bool,
 }
 
 impl Client {
     pub fn new(id: ClientId, zk: ZkClient, recipe: Recipe, app: App) -> Self {
-        Client { id, zk, recipe, app, proc: Proc::Running, releases_now: 0 }
+        Client { id, zk, recipe, app, proc: Proc::Running, refused_now: false }
     }
 
     pub fn name(&self) -> String {
@@ -122,6 +122,7 @@ impl Client {
     }
 
     pub fn command_release(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.refused_now = false;
         let outs = if self.recipe.holding() { self.app.release() } else { vec![AppOut::Recipe(RecipeIn::Release)] };
         self.run(now, Vec::new(), outs, rng)
     }
@@ -132,7 +133,7 @@ impl Client {
                 self.proc = Proc::Running;
             }
         }
-        self.releases_now = 0;
+        self.refused_now = false;
     }
 
     /// Runs library effects and application requests to quiescence.
@@ -143,7 +144,7 @@ impl Client {
         self.absorb_app(app, &mut out, &mut recipe_inputs);
         while let Some(input) = recipe_inputs.pop_front() {
             for ro in self.recipe.handle(input) {
-                self.releases_now += u32::from(ro == RecipeOut::Released);
+                self.refused_now |= ro == RecipeOut::Failed(crate::recipes::Failure::NotOwner);
                 let app = self.on_recipe(now, ro, &mut out, &mut recipe_inputs, rng);
                 self.absorb_app(app, &mut out, &mut recipe_inputs);
             }

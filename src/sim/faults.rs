@@ -23,6 +23,7 @@ impl World {
                 self.mark_crashed(ci);
                 Narration::new(Key::CmdCrash, c)
             }
+            Command::Close { .. } if !self.clients[ci].alive() => Narration::new(Key::ToDeadClient, c).a("close"),
             Command::Close { .. } => {
                 let lib = self.clients[ci].zk.close();
                 self.clients[ci].app.state = super::app::AppState::Done;
@@ -51,7 +52,7 @@ impl World {
             }
             Command::Pause { ticks, .. } => {
                 if self.clients[ci].alive() {
-                    self.clients[ci].proc = Proc::Paused { until: now + ticks };
+                    self.clients[ci].proc = Proc::Paused { until: now.saturating_add(*ticks) };
                 }
                 Narration::new(Key::CmdPause, c).n(*ticks as i64)
             }
@@ -71,7 +72,8 @@ impl World {
             Command::Release { .. } => {
                 let out = if self.clients[ci].alive() { self.clients[ci].command_release(now, rng) } else { Vec::new() };
                 self.client_sends(ci, out);
-                Narration::new(Key::CmdRelease, c).phase(self.clients[ci].recipe.phase())
+                let key = if self.clients[ci].refused_now { Key::ReleaseRefused } else { Key::CmdRelease };
+                Narration::new(key, c).phase(self.clients[ci].recipe.phase())
             }
         }
     }

@@ -22,6 +22,29 @@ pub struct Run {
 }
 
 impl Run {
+    /// Checks the scenario and every forced action (client indexes, times); the message says
+    /// which one is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        self.scenario.validate()?;
+        let n = self.scenario.clients as usize;
+        for (step, a) in &self.forced {
+            let client = match a {
+                Action::Timer(c, _) => Some(*c),
+                Action::Command(cmd) => {
+                    if !cmd.ticks_ok() {
+                        return Err(format!("forced action at step {step}: a duration beyond {} ticks", super::scenario::MAX_TICKS));
+                    }
+                    cmd.client()
+                }
+                _ => None,
+            };
+            if client.is_some_and(|c| c >= n) || *step == 0 || *step > 10_000_000 {
+                return Err(format!("forced action at step {step}: names a client or step that does not exist"));
+            }
+        }
+        Ok(())
+    }
+
     /// The action forced at step `n`, if any.
     pub fn forced_at(&self, n: u64) -> Option<&Action> {
         self.forced.binary_search_by_key(&n, |(k, _)| *k).ok().map(|i| &self.forced[i].1)

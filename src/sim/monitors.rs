@@ -40,9 +40,13 @@ impl Monitors {
     }
 }
 
+/// More holders than the lock allows: one if anyone holds exclusively, `max_leases` for a
+/// Curator semaphore, any number of readers.
 fn too_many(w: &World, holders: &[ClientId]) -> bool {
-    let exclusive = holders.iter().any(|c| w.clients[*c].recipe.hold_mode() == HoldMode::Exclusive);
-    let limit = if exclusive { 1 } else if w.max_leases > 1 { w.max_leases as usize } else { usize::MAX };
+    let recipe = |c: &ClientId| &w.clients[*c].recipe;
+    let exclusive = holders.iter().any(|c| recipe(c).hold_mode() == HoldMode::Exclusive);
+    let leases = holders.iter().any(|c| matches!(recipe(c), crate::recipes::Recipe::Curator(_)));
+    let limit = if exclusive { 1 } else if leases { w.max_leases as usize } else { usize::MAX };
     holders.len() > limit
 }
 

@@ -58,6 +58,7 @@ pub enum Key {
     CmdLatency,
     CmdAcquire,
     CmdRelease,
+    ReleaseRefused,
 }
 
 /// A narration: key, the client it is about, a subject (`a`), a result (`b`, already in the
@@ -213,6 +214,7 @@ fn template(k: Key, lang: Lang) -> &'static str {
         Key::CmdLatency => ("The network latency is now {a} ticks.", "网络延迟现在为 {a} 个时钟单位。"),
         Key::CmdAcquire => ("{c} is asked to acquire the lock.", "要求 {c} 获取锁。"),
         Key::CmdRelease => ("{c} is asked to release the lock.", "要求 {c} 释放锁。"),
+        Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };
     if lang == Lang::En {
         en
@@ -222,13 +224,14 @@ fn template(k: Key, lang: Lang) -> &'static str {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 32] = [
+pub const ALL_KEYS: [Key; 33] = [
     Key::RequestArrives, Key::ConnectArrives, Key::ReconnectArrives, Key::PingArrives, Key::CloseArrives,
     Key::ClosedConnection, Key::ReplyArrives, Key::EventArrives, Key::SessionNews, Key::ResourceRead,
     Key::ResourceWrite, Key::ResourceAnswer, Key::MessageLost, Key::ToDeadClient, Key::TimerStart,
     Key::TimerWorkDone, Key::TimerAcquireTimeout, Key::TimerPing, Key::TimerReadTimeout, Key::TimerReconnect,
     Key::SessionExpires, Key::ServiceTick, Key::CmdCrash, Key::CmdClose, Key::CmdExpire, Key::CmdPartition,
     Key::CmdHeal, Key::CmdPause, Key::CmdDropReply, Key::CmdLatency, Key::CmdAcquire, Key::CmdRelease,
+    Key::ReleaseRefused,
 ];
 
 #[cfg(test)]

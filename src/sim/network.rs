@@ -119,7 +119,7 @@ impl Network {
         let draw = rng.range(latency.min, latency.max.max(latency.min));
         let l = link(from, to);
         let tail = self.link_tail.get(l).copied().unwrap_or(0);
-        let deliver_at = (now + draw).max(tail);
+        let deliver_at = now.saturating_add(draw).max(tail);
         let lost = self.cut(from, to);
         let env = Envelope { id, from, to, sent_at: now, deliver_at, payload, lost };
         if lost {

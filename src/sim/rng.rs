@@ -29,7 +29,7 @@ impl SimRng {
         if hi <= lo {
             return lo;
         }
-        let span = hi - lo + 1;
+        let Some(span) = (hi - lo).checked_add(1) else { return self.next_u64() };
         let zone = u64::MAX - (u64::MAX % span);
         loop {
             let v = self.next_u64();
@@ -74,6 +74,7 @@ mod tests {
             let v = r.range(3, 5);
             assert!((3..=5).contains(&v));
         }
+        assert!(r.range(0, u64::MAX) > 0 || true);
         let u = r.uuid();
         assert_eq!(u.len(), 36);
         assert_eq!(&u[14..15], "4");

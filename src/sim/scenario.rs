@@ -32,6 +32,15 @@ pub enum Command {
 }
 
 impl Command {
+    /// Durations and latencies within [`MAX_TICKS`].
+    pub fn ticks_ok(&self) -> bool {
+        match self {
+            Command::Pause { ticks, .. } => *ticks <= MAX_TICKS,
+            Command::Latency { min, max } => *min <= MAX_TICKS && *max <= MAX_TICKS,
+            _ => true,
+        }
+    }
+
     pub fn client(&self) -> Option<ClientId> {
         match self {
             Command::Crash { client }
@@ -136,6 +145,9 @@ impl Default for Scenario {
 
 /// Largest client count a scenario may ask for.
 pub const MAX_CLIENTS: u32 = 1000;
+/// Largest time or duration a scenario or command may name (keeps tick arithmetic far from
+/// overflow).
+pub const MAX_TICKS: Tick = 1_000_000;
 
 impl Scenario {
     /// Checks ranges; the message names the field.
@@ -155,8 +167,17 @@ impl Scenario {
                 return bad(&format!("{f}_min/{f}_max"), "min must be <= max <= 100000");
             }
         }
+        if self.latency_min == 0 {
+            return bad("latency_min", "must be at least 1 tick");
+        }
         if self.rounds > 10_000 || self.nesting == 0 || self.nesting > 100 || self.max_leases == 0 || self.max_leases > 1000 {
             return bad("rounds/nesting/max_leases", "out of range");
+        }
+        if self.start_spread > MAX_TICKS || self.acquire_timeout.is_some_and(|t| t > MAX_TICKS) || self.timeouts.iter().any(|(_, t)| *t > MAX_TICKS) {
+            return bad("start_spread/acquire_timeout/timeouts", &format!("must be at most {MAX_TICKS} ticks"));
+        }
+        if let Some(f) = self.faults.iter().find(|f| f.at > MAX_TICKS || !f.command.ticks_ok()) {
+            return bad("faults", &format!("a fault at tick {} has a time or duration beyond {MAX_TICKS} ticks", f.at));
         }
         let n = self.clients as usize;
         if let Some(f) = self.faults.iter().find(|f| f.command.client().is_some_and(|c| c >= n)) {

@@ -59,7 +59,8 @@ impl World {
         let mut fired = Vec::new();
         let (narration, delivered) = match &action {
             Action::Deliver(id) => self.deliver(*id, &mut fired),
-            Action::Timer(c, t) => (self.timer(*c, *t), None),
+            Action::Timer(c, t) if *c < self.clients.len() => (self.timer(*c, *t), None),
+            Action::Timer(..) => (Narration::new(Key::ServiceTick, None), None),
             Action::ServiceTimer => (self.service_tick(&mut fired), None),
             Action::Scripted(i) => {
                 self.next_script = self.next_script.max(i + 1);
@@ -145,20 +146,14 @@ impl World {
             }
             _ => (Vec::new(), Narration::new(Key::ServiceTick, None)),
         };
-        self.count_releases(c);
         self.client_sends(c, out);
         n.phase(self.clients[c].recipe.phase())
     }
 
-    /// Counts a hand-off when a holder's release went out.
-    fn count_releases(&mut self, c: ClientId) {
-        self.metrics.releases += u64::from(self.clients[c].releases_now);
-    }
 
     fn timer(&mut self, c: ClientId, t: Timer) -> Narration {
         let (now, rng) = (self.now, &mut self.rng);
         let out = self.clients[c].fire(now, t, rng);
-        self.count_releases(c);
         self.client_sends(c, out);
         let key = match t {
             Timer::Start => Key::TimerStart,
@@ -245,6 +240,8 @@ impl World {
         if let ZkUp::Request { request: crate::engine::Request::Delete { path, .. }, .. } = &m {
             if outputs.iter().any(|o| matches!(o, Output::Reply { result: Ok(_), .. })) {
                 self.deleted_now.push(path.clone());
+                // A hand-off: a client deleted its own lock node.
+                self.metrics.releases += u64::from(self.clients[c].recipe.my_node() == Some(path.as_str()));
             }
         }
         let n = super::describe::at_service(self, c, &m, &outputs);

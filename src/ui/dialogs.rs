@@ -59,17 +59,19 @@ pub fn Tools() -> impl IntoView {
     }
 }
 
-/// An imported run: a `Run` JSON, or just a `Scenario` JSON.
+/// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON.
 pub fn parse_run(text: &str) -> Result<Run, String> {
-    if let Ok(run) = serde_json::from_str::<Run>(text) {
-        run.scenario.validate()?;
-        if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
-            return Err(format!("{} clients is more than this screen shows", run.scenario.clients));
-        }
-        return Ok(run);
+    let is_run = serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("scenario").is_some());
+    let run = if is_run {
+        serde_json::from_str::<Run>(text).map_err(|e| crate::sim::scenario::json_error("run", text, &e))?
+    } else {
+        Run { scenario: crate::sim::Scenario::from_json(text)?, forced: Default::default() }
+    };
+    run.validate()?;
+    if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
+        return Err(format!("{} clients is more than this screen shows ({})", run.scenario.clients, crate::view::url::UI_MAX_CLIENTS));
     }
-    let scenario = crate::sim::Scenario::from_json(text)?;
-    Ok(Run { scenario, forced: Default::default() })
+    Ok(run)
 }
 
 #[component]

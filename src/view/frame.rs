@@ -2,7 +2,6 @@
 //! data (so it is unit-tested natively and the Leptos view only renders it).
 
 use crate::engine::{NodeKind, WatchTable};
-use crate::recipes::decide::sequence_key;
 use crate::recipes::Phase;
 use crate::sim::app::AppState;
 use crate::sim::client::{Client, Proc};
@@ -158,8 +157,8 @@ fn tree(w: &World, created: &[String]) -> Vec<ZnodeRow> {
         if path != "/" {
             rows.push(row(w, &path, depth, node, created));
         }
-        let mut kids: Vec<&String> = node.children.iter().filter(|c| !(path == "/" && *c == "zookeeper")).collect();
-        kids.sort_unstable_by(|a, b| sequence_key(a, "-").cmp(sequence_key(b, "-")).then(a.cmp(b)));
+        let names: Vec<String> = node.children.iter().filter(|c| !(path == "/" && *c == "zookeeper")).cloned().collect();
+        let kids = crate::recipes::decide::sorted(&names, &["lock-", "__READ__", "__WRIT__", "-"]);
         for k in kids.into_iter().rev() {
             stack.push((crate::engine::path::join(&path, k), depth + 1));
         }

@@ -13,6 +13,8 @@ pub const DEFAULT_PRESET: &str = "queue";
 /// The UI's client limit (the engine allows more; the screen does not).
 pub const UI_MAX_CLIENTS: u32 = 200;
 const MAX_QUERY: usize = 64 * 1024;
+/// The furthest step a link may open at (computing it takes about a second in a browser).
+pub const MAX_AT: u64 = 200_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlState {
@@ -61,8 +63,8 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     }
     if let Some(a) = get("at") {
         match a.parse::<u64>() {
-            Ok(n) if n <= 1_000_000 => st.at = n,
-            _ => errors.push(format!("`at` must be a step number up to 1000000, not {}", quote(a))),
+            Ok(n) if n <= MAX_AT => st.at = n,
+            _ => errors.push(format!("`at` must be a step number up to {MAX_AT}, not {}", quote(a))),
         }
     }
     if let Some(l) = get("lang") {
@@ -72,6 +74,18 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         }
     }
     st.embed = matches!(get("embed"), Some("1" | "true"));
+    if let Err(e) = st.run.validate() {
+        errors.push(format!("{e}; the run starts without user commands"));
+        st.run.forced.clear();
+    }
+    if st.run.scenario.clients > UI_MAX_CLIENTS {
+        errors.push(format!("the scenario has {} clients; this screen shows at most {UI_MAX_CLIENTS}", st.run.scenario.clients));
+        st.run.scenario.clients = UI_MAX_CLIENTS;
+        let n = UI_MAX_CLIENTS as usize;
+        st.run.scenario.faults.retain(|f| f.command.client().is_none_or(|x| x < n));
+        st.run.scenario.readers.retain(|r| *r < n);
+        st.run.scenario.timeouts.retain(|(r, _)| *r < n);
+    }
     (st, errors)
 }
 
@@ -122,8 +136,9 @@ fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
     if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
         return Err("too many commands or a step number out of range".into());
     }
-    let mut run = Run { scenario: Scenario::default(), forced: list };
+    let mut run = Run { scenario: Scenario { clients: super::url::UI_MAX_CLIENTS, ..Scenario::default() }, forced: list };
     run.normalise();
+    run.validate()?;
     Ok(run.forced)
 }
 
@@ -203,5 +218,12 @@ mod tests {
         assert!(errors[0].contains("<script>alert(1)</script>"), "the bad value is quoted as text");
         let (_, errors) = parse(&"a".repeat(70_000));
         assert_eq!(errors.len(), 1);
+        // A forced timer for a client that does not exist is refused, not run.
+        let cmds = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
+        let (st, errors) = parse(&format!("cmds={cmds}"));
+        assert!(st.run.forced.is_empty() && errors.len() == 1, "{errors:?}");
+        let huge = Scenario { start_spread: u64::MAX, ..Scenario::default() };
+        let (st, errors) = parse(&format!("scenario={}", huge.to_compact()));
+        assert!(errors[0].contains("start_spread") && st.run.scenario == preset_scenario(DEFAULT_PRESET), "{errors:?}");
     }
 }
