@@ -4,6 +4,8 @@
 //! Java's `HashMap` puts a key in bucket `(h ^ (h >>> 16)) & (cap - 1)` where `h` is
 //! `String.hashCode()` over UTF-16 units; a bucket keeps insertion order; the table starts at 16
 //! buckets and doubles (splitting buckets in order) when size exceeds 0.75·cap; it never shrinks.
+//! A bucket that reaches 9 entries while the table is below 64 buckets also doubles it
+//! (`treeifyBin`); larger crowded buckets would become trees, which this model does not follow.
 //! `DataTree.getEphemerals` hands the close transaction a *clone*, and `HashMap.clone` re-inserts
 //! the entries, in iteration order, into a table sized for the current size only.
 
@@ -72,6 +74,10 @@ impl JavaHashSet {
         }
         let i = self.index(key);
         self.buckets[i].push(key.to_string());
+        // `treeifyBin`: a bucket of 9 in a table smaller than 64 doubles the table instead.
+        if self.buckets[i].len() > 8 && self.buckets.len() < 64 {
+            self.grow();
+        }
         self.len += 1;
         if self.len * 4 > self.buckets.len() * 3 {
             self.grow();

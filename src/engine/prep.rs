@@ -24,6 +24,7 @@ struct Rec {
     counter: i32,
     kind: NodeKind,
     child_count: i32,
+    read_only: bool,
 }
 
 /// The tree seen through the changes already prepared in this request.
@@ -54,7 +55,7 @@ impl<'a> Pending<'a> {
             return rec.ok_or(ErrorCode::NoNode);
         }
         let n = self.tree.get(key).ok_or(ErrorCode::NoNode)?;
-        Ok(Rec { version: n.version, counter: n.create_counter, kind: n.kind, child_count: n.children.len() as i32 })
+        Ok(Rec { version: n.version, counter: n.create_counter, kind: n.kind, child_count: n.children.len() as i32, read_only: n.read_only })
     }
 
     fn put(&mut self, path: &str, rec: Option<Rec>) {
@@ -71,6 +72,7 @@ impl<'a> Pending<'a> {
             _ => return Err(ErrorCode::BadArguments),
         };
         let mut parent = self.get(parent_path)?;
+        no_auth(&parent)?;
         let full = if mode.is_sequential() {
             format!("{path}{}", path::sequence_suffix(parent.counter))
         } else {
@@ -88,7 +90,7 @@ impl<'a> Pending<'a> {
         parent.child_count += 1;
         self.put(parent_path, Some(parent));
         let kind = self.kind_for(mode);
-        self.put(&full, Some(Rec { version: 0, counter: 0, kind, child_count: 0 }));
+        self.put(&full, Some(Rec { version: 0, counter: 0, kind, child_count: 0, read_only: false }));
         Ok(Txn::Create { path: full, data, kind, parent_counter })
     }
 
@@ -107,6 +109,7 @@ impl<'a> Pending<'a> {
             _ => return Err(ErrorCode::BadArguments),
         };
         let mut parent = self.get(parent_path)?;
+        no_auth(&parent)?;
         let node = self.get(path)?;
         check_version(node.version, version)?;
         if node.child_count > 0 {
@@ -122,6 +125,7 @@ impl<'a> Pending<'a> {
     pub fn set_data(&mut self, path: &str, data: Data, version: i32) -> Result<Txn, ErrorCode> {
         path::validate(path).map_err(|_| ErrorCode::BadArguments)?;
         let mut node = self.get(path)?;
+        no_auth(&node)?;
         check_version(node.version, version)?;
         node.version = node.version.wrapping_add(1);
         self.put(path, Some(node));
@@ -168,6 +172,15 @@ fn failed_multi(len: usize, failed_at: usize, err: ErrorCode) -> Vec<Txn> {
             std::cmp::Ordering::Greater => Txn::Error(ErrorCode::RuntimeInconsistency),
         })
         .collect()
+}
+
+/// `checkACL` for writes: the read-only config node refuses CREATE, DELETE and WRITE.
+fn no_auth(rec: &Rec) -> Result<(), ErrorCode> {
+    if rec.read_only {
+        Err(ErrorCode::NoAuth)
+    } else {
+        Ok(())
+    }
 }
 
 /// `checkAndIncVersion`: −1 matches any version.

@@ -21,6 +21,8 @@ pub struct Znode {
     /// The stored "cversion": the number of children ever created here (§2 of the reference).
     pub create_counter: i32,
     pub aversion: i32,
+    /// Read-only ACL (`READ_ACL_UNSAFE`): only `/zookeeper/config` has one on a default server.
+    pub read_only: bool,
     pub children: BTreeSet<String>,
 }
 
@@ -37,6 +39,7 @@ impl Znode {
             version: 0,
             create_counter: 0,
             aversion: 0,
+            read_only: false,
             children: BTreeSet::new(),
         }
     }
@@ -89,6 +92,7 @@ impl DataTree {
         // `addConfigNode` sets a read-only ACL with version -1, so its aversion shows -1.
         let mut config = empty();
         config.aversion = -1;
+        config.read_only = true;
         nodes.insert("/zookeeper/config".into(), config);
         nodes.insert("/zookeeper/quota".into(), empty());
         DataTree { nodes, ephemerals: SessionMap::default(), containers: BTreeSet::new() }

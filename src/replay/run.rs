@@ -27,7 +27,9 @@ pub fn run(script: &Script) -> Value {
 
 impl Runner {
     fn step(&mut self, i: usize, op: &ScriptOp) -> Value {
-        let now = i as u64;
+        // Real clients ping in the background, so no session times out during a script: the
+        // clock stays still.
+        let now = 0;
         let outputs = match (&op.action, self.current.get(&op.s).copied()) {
             (Action::Connect { timeout_ms }, _) => self.server.handle(now, Input::Connect { timeout_ms: *timeout_ms }),
             (Action::Close, Some(session)) => self.server.handle(now, Input::Close { session }),
@@ -43,11 +45,14 @@ impl Runner {
         for o in outputs {
             match o {
                 Output::Notify { session, event } => {
-                    let idx = self.index_of.get(&session).copied().unwrap_or(-1);
+                    let Some(idx) = self.index_of.get(&session).copied() else { continue };
                     events.entry(idx.to_string()).or_default().push(json!({"type": event.kind.wire_name(), "path": event.path}));
                 }
                 Output::Connected { session, zxid, .. } => {
-                    self.current.insert(op.s, session);
+                    // A reconnecting index is a new session; its old one is no longer reported.
+                    if let Some(old) = self.current.insert(op.s, session) {
+                        self.index_of.remove(&old);
+                    }
                     self.index_of.insert(session, op.s);
                     result = Some(json!({"ok": true, "zxid": zxid}));
                 }
