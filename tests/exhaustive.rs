@@ -19,7 +19,7 @@ fn safe_and_stuck_free(recipe: RecipeKind) {
     for n in [2, 3] {
         let out = explore(&scenario(recipe, n), &cfg(false));
         assert!(out.counterexample.is_none(), "{recipe:?}, {n} clients: {:?}", out.counterexample.map(|c| c.0));
-        assert!(!out.truncated, "{recipe:?}, {n} clients: search truncated at {} states", out.states);
+        assert!(!out.truncated && !out.depth_cut, "{recipe:?}, {n} clients: search cut at {} states / depth {}", out.states, out.depth);
         println!("{recipe:?}, {n} clients: {} states, depth {}", out.states, out.depth);
     }
 }

@@ -40,6 +40,8 @@ pub struct Outcome {
     pub depth: usize,
     /// True when the bound on states was hit before the space was exhausted.
     pub truncated: bool,
+    /// True when some path was cut by the depth bound (the result then holds up to that depth).
+    pub depth_cut: bool,
     pub counterexample: Option<(Property, Run)>,
 }
 
@@ -115,13 +117,15 @@ pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
     let mut links: Vec<(usize, Vec<Action>)> = vec![(usize::MAX, first)];
     let mut queue = VecDeque::from([(root, 0usize, 0usize)]);
     let mut depth = 0;
+    let mut depth_cut = false;
     while let Some((w, idx, d)) = queue.pop_front() {
         depth = depth.max(d);
         let acts = choices(&w, cfg.allow_close);
         if let Some(p) = violation(&w, acts.is_empty()) {
-            return Outcome { states: seen.len(), depth, truncated: false, counterexample: Some((p, path_run(&sc, &links, idx))) };
+            return Outcome { states: seen.len(), depth, truncated: false, depth_cut, counterexample: Some((p, path_run(&sc, &links, idx))) };
         }
         if d >= cfg.max_depth {
+            depth_cut |= !acts.is_empty();
             continue;
         }
         for a in acts {
@@ -131,14 +135,14 @@ pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
             settle(&mut next, &mut edge);
             if seen.insert(fingerprint(&next)) {
                 if seen.len() > cfg.max_states {
-                    return Outcome { states: seen.len(), depth, truncated: true, counterexample: None };
+                    return Outcome { states: seen.len(), depth, truncated: true, depth_cut, counterexample: None };
                 }
                 links.push((idx, edge));
                 queue.push_back((next, links.len() - 1, d + 1));
             }
         }
     }
-    Outcome { states: seen.len(), depth, truncated: false, counterexample: None }
+    Outcome { states: seen.len(), depth, truncated: false, depth_cut, counterexample: None }
 }
 
 fn path_run(sc: &Scenario, links: &[(usize, Vec<Action>)], mut idx: usize) -> Run {

@@ -58,10 +58,16 @@ impl Run {
 
     /// Sorts and de-duplicates steps (the last action given for a step wins).
     pub fn normalise(&mut self) {
-        let mut indexed: Vec<(usize, (u64, Action))> = self.forced.drain(..).enumerate().collect();
-        indexed.sort_unstable_by_key(|(i, (k, _))| (*k, *i));
-        let mut out: Vec<(u64, Action)> = Vec::with_capacity(indexed.len());
-        for (_, (k, a)) in indexed {
+        // A stable insertion sort: forced lists are short and nearly always sorted already.
+        for i in 1..self.forced.len() {
+            let mut j = i;
+            while j > 0 && self.forced[j - 1].0 > self.forced[j].0 {
+                self.forced.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let mut out: Vec<(u64, Action)> = Vec::with_capacity(self.forced.len());
+        for (k, a) in self.forced.drain(..) {
             match out.last_mut() {
                 Some(last) if last.0 == k => last.1 = a,
                 _ => out.push((k, a)),

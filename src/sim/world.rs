@@ -126,10 +126,14 @@ impl World {
             max_leases: sc.max_leases,
             deleted_now: Vec::new(),
         };
-        // Stable by time: commands at the same tick keep their order.
-        let mut indexed: Vec<(usize, TimedCommand)> = w.script.drain(..).enumerate().collect();
-        indexed.sort_unstable_by_key(|(i, t)| (t.at, *i));
-        w.script = indexed.into_iter().map(|(_, t)| t).collect();
+        // Stable by time (commands at the same tick keep their order); scripts are short.
+        for i in 1..w.script.len() {
+            let mut j = i;
+            while j > 0 && w.script[j - 1].at > w.script[j].at {
+                w.script.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         w.boot();
         w
     }

@@ -25,6 +25,19 @@ pub fn ClientsPanel() -> impl IntoView {
                     on:change=move |ev| pause_ticks.set(event_target_value(&ev).parse().unwrap_or(30).clamp(1, 1000))/>
                 {move || format!(" {}", t("ui.pause_ticks", app.lang.get()))}
             </label>
+            <label class="ls-inline">
+                {tr(app, "ui.latency")}
+                <select id="ls-latency" on:change=move |ev| {
+                    let (min, max) = match event_target_value(&ev).as_str() { "a" => (1, 2), "b" => (1, 5), "c" => (3, 10), _ => (10, 30) };
+                    app.inject(Command::Latency { min, max });
+                }>
+                    <option value="">"—"</option>
+                    <option value="a">"1–2"</option>
+                    <option value="b">"1–5"</option>
+                    <option value="c">"3–10"</option>
+                    <option value="d">"10–30"</option>
+                </select>
+            </label>
             <ol class="ls-clients__list">
                 <For each=ids key=|i| *i let:id>
                     {client(app, id, pause_ticks)}

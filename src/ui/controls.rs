@@ -42,24 +42,18 @@ pub fn Playback() -> impl IntoView {
 #[component]
 pub fn ScenarioPicker() -> impl IntoView {
     let app = expect_context::<App>();
-    let sc = move || app.sim.with(|s| s.scenario().clone());
-    let recipe = RwSignal::new(sc().recipe);
-    let clients = RwSignal::new(sc().clients);
-    let seed = RwSignal::new(sc().seed);
-    let fencing = RwSignal::new(sc().fencing);
-    let refresh = move || {
-        let s = app.sim.with_untracked(|s| s.scenario().clone());
-        recipe.set(s.recipe);
-        clients.set(s.clients);
-        seed.set(s.seed);
-        fencing.set(s.fencing);
-    };
+    let draft = app.draft;
+    let recipe = move || draft.with(|d| d.recipe);
+    let clients = move || draft.with(|d| d.clients);
+    let seed = move || draft.with(|d| d.seed);
+    let fencing = move || draft.with(|d| d.fencing);
     let apply = move |_| {
         let mut s = app.sim.with_untracked(|s| s.scenario().clone());
-        s.recipe = recipe.get_untracked();
-        s.clients = clients.get_untracked().clamp(1, UI_MAX_CLIENTS);
-        s.seed = seed.get_untracked();
-        s.fencing = fencing.get_untracked();
+        let d = draft.get_untracked();
+        s.recipe = d.recipe;
+        s.clients = d.clients.clamp(1, UI_MAX_CLIENTS);
+        s.seed = d.seed;
+        s.fencing = d.fencing;
         let n = s.clients as usize;
         s.faults.retain(|f| f.command.client().is_none_or(|c| c < n));
         s.readers.retain(|r| *r < n);
@@ -70,7 +64,7 @@ pub fn ScenarioPicker() -> impl IntoView {
     view! {
         <section class="ls-panel ls-picker" aria-labelledby="ls-picker-h">
             <h2 id="ls-picker-h">{tr(app, "ui.scenario")}</h2>
-            <select id="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| { app.load_preset(&event_target_value(&ev)); refresh(); }>
+            <select id="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| app.load_preset(&event_target_value(&ev))>
                 {PRESETS.iter().map(|p| view! {
                     <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
                 }).collect_view()}
@@ -78,20 +72,20 @@ pub fn ScenarioPicker() -> impl IntoView {
             <p id="ls-lesson" class="ls-lesson">{lesson}</p>
             <div class="ls-settings">
                 <label>{tr(app, "ui.recipe")}
-                    <select id="ls-recipe" on:change=move |ev| recipe.set(RecipeKind::parse(&event_target_value(&ev)).unwrap_or(RecipeKind::Sequential))>
-                        {RecipeKind::ALL.iter().map(|k| view! { <option value=k.name() selected=move || recipe.get() == *k>{k.name()}</option> }).collect_view()}
+                    <select id="ls-recipe" on:change=move |ev| draft.update(|d| d.recipe = RecipeKind::parse(&event_target_value(&ev)).unwrap_or(RecipeKind::Sequential))>
+                        {RecipeKind::ALL.iter().map(|k| view! { <option value=k.name() selected=move || recipe() == *k>{k.name()}</option> }).collect_view()}
                     </select>
                 </label>
                 <label>{tr(app, "ui.clients")}
-                    <input id="ls-clients" type="number" min="1" max=UI_MAX_CLIENTS prop:value=move || clients.get().to_string()
-                        on:change=move |ev| clients.set(event_target_value(&ev).parse().unwrap_or(3).clamp(1, UI_MAX_CLIENTS))/>
+                    <input id="ls-clients" type="number" min="1" max=UI_MAX_CLIENTS prop:value=move || clients().to_string()
+                        on:change=move |ev| draft.update(|d| d.clients = event_target_value(&ev).parse().unwrap_or(3).clamp(1, UI_MAX_CLIENTS))/>
                 </label>
                 <label>{tr(app, "ui.seed")}
-                    <input id="ls-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(1))/>
+                    <input id="ls-seed" type="number" min="0" prop:value=move || seed().to_string()
+                        on:change=move |ev| draft.update(|d| d.seed = event_target_value(&ev).parse().unwrap_or(1))/>
                 </label>
                 <label class="ls-inline">
-                    <input id="ls-fencing" type="checkbox" prop:checked=move || fencing.get() on:change=move |_| fencing.update(|f| *f = !*f)/>
+                    <input id="ls-fencing" type="checkbox" prop:checked=fencing on:change=move |_| draft.update(|d| d.fencing = !d.fencing)/>
                     {tr(app, "ui.fencing")}
                 </label>
                 <button id="ls-apply" on:click=apply>{tr(app, "ui.apply")}</button>
@@ -108,7 +102,11 @@ pub fn install_keyboard(app: App) {
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        let on_control = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| matches!(e.tag_name().as_str(), "BUTTON" | "A" | "LABEL"));
+        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || (on_control && ev.key() == " ") {
             return;
         }
         let handled = match ev.key().as_str() {

@@ -86,7 +86,7 @@ fn FullLayout() -> impl IntoView {
             <div class="ls-col ls-col--center">
                 <controls::Playback/>
                 <panels::Narration/>
-                <section class="ls-panel ls-stage-panel"><stage::StageView/><panels::Inspector/></section>
+                <section class="ls-panel ls-stage-panel"><stage::StageView/><panels::Legend/><panels::Inspector/></section>
                 <sequence::SequenceDiagram/>
             </div>
             <div class="ls-col ls-col--side">

@@ -70,7 +70,7 @@ pub fn StepLog() -> impl IntoView {
 #[component]
 pub fn ResourcePanel() -> impl IntoView {
     let app = expect_context::<App>();
-    let resource = Memo::new(move |_| app.frame.with(|f| ResourceData { value: f.value, highest_token: f.highest_token, fencing: f.fencing, writes: f.writes.clone() }));
+    let resource = Memo::new(move |_| app.frame.with(|f| ResourceData { value: f.value, highest_token: f.highest_token, fencing: f.fencing, ids: f.ids, writes: f.writes.clone() }));
     view! {
         <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
             <h2 id="ls-res-h">{tr(app, "panel.resource")}</h2>
@@ -78,7 +78,8 @@ pub fn ResourcePanel() -> impl IntoView {
                 let lang = app.lang.get();
                 let fencing = if f.fencing { t("res.fencing_on", lang) } else { t("res.fencing_off", lang) };
                 let writes = f.writes.iter().rev().take(8).map(|w| {
-                    let verdict = if !w.accepted { t("res.rejected", lang) } else if w.lost_update { t("res.lost", lang) } else { t("res.accepted", lang) };
+                    let lost = if f.ids { t("res.duplicate", lang) } else { t("res.lost", lang) };
+                    let verdict = if !w.accepted { t("res.rejected", lang) } else if w.lost_update { lost } else { t("res.accepted", lang) };
                     let class = if !w.accepted { "rejected" } else if w.lost_update { "lost" } else { "ok" };
                     view! {
                         <li class=format!("ls-write ls-write--{class}")>
@@ -88,6 +89,7 @@ pub fn ResourcePanel() -> impl IntoView {
                     }
                 }).collect_view();
                 view! {
+                    <p class="ls-muted">{if f.ids { t("res.ids", lang) } else { t("res.value", lang) }}</p>
                     <p class="ls-resource__value"><span id="ls-value">{f.value}</span>" · "{format!("{} {}", t("res.token", lang), f.highest_token)}</p>
                     <p class="ls-muted">{fencing}</p>
                     <ul class="ls-writes">{writes}</ul>
@@ -176,6 +178,7 @@ struct ResourceData {
     value: u64,
     highest_token: i64,
     fencing: bool,
+    ids: bool,
     writes: Vec<crate::sim::resource::WriteRecord>,
 }
 
@@ -217,5 +220,20 @@ pub fn Inspector() -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// What the shapes on the stage mean.
+#[component]
+pub fn Legend() -> impl IntoView {
+    let app = expect_context::<App>();
+    view! {
+        <ul class="ls-legend" aria-label="legend">
+            <li><span class="ls-legend__box"></span>{tr(app, "legend.persistent")}</li>
+            <li><span class="ls-legend__box ls-legend__box--ephemeral"></span>{tr(app, "legend.ephemeral")}</li>
+            <li><b class="ls-legend__seq">"0000000007"</b>" "{tr(app, "legend.sequential")}</li>
+            <li><span class="ls-legend__box ls-legend__box--container"></span>{tr(app, "legend.container")}</li>
+            <li><span class="ls-legend__watch"></span>{tr(app, "legend.watch")}</li>
+        </ul>
     }
 }

@@ -28,6 +28,8 @@ pub struct App {
     pub dialog: RwSignal<Option<String>>,
     pub selected: RwSignal<Option<String>>,
     pub hide_pings: RwSignal<bool>,
+    /// The settings form (recipe, clients, seed, fencing), refreshed whenever a run is loaded.
+    pub draft: RwSignal<Scenario>,
     sync_pending: StoredValue<bool>,
 }
 
@@ -38,6 +40,7 @@ impl App {
         let lang = super::super::view::i18n::pick(st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }), browser::browser_language().as_deref());
         let mut sim = Simulation::from_run(st.run.clone());
         sim.seek_computing(st.at);
+        let draft = RwSignal::new(sim.scenario().clone());
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
         let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
@@ -56,6 +59,7 @@ impl App {
             dialog: RwSignal::new(None),
             selected: RwSignal::new(None),
             hide_pings: RwSignal::new(true),
+            draft,
             sync_pending: StoredValue::new(false),
         }
     }
@@ -135,6 +139,7 @@ impl App {
     pub fn load(&self, preset: &str, scenario: Scenario) {
         self.playing.set(false);
         self.preset.set(preset.to_string());
+        self.draft.set(scenario.clone());
         self.sim.set(Simulation::new(scenario));
         self.selected.set(None);
         self.sync_url();
@@ -142,6 +147,7 @@ impl App {
 
     pub fn load_run(&self, run: Run) {
         self.playing.set(false);
+        self.draft.set(run.scenario.clone());
         self.sim.set(Simulation::from_run(run));
         self.sync_url();
     }

@@ -100,6 +100,8 @@ pub struct Frame {
     pub value: u64,
     pub highest_token: i64,
     pub fencing: bool,
+    /// The resource hands out IDs (a lost update is then a duplicate ID).
+    pub ids: bool,
     pub writes: Vec<WriteRecord>,
     pub accepted: u64,
     pub rejected: u64,
@@ -136,6 +138,7 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         value: w.resource.value,
         highest_token: w.resource.highest_token,
         fencing: w.resource.fencing,
+        ids: sim.scenario().resource == crate::sim::scenario::ResourceKind::IdGenerator,
         writes: w.resource.writes.iter().cloned().collect(),
         accepted: w.resource.accepted,
         rejected: w.resource.rejected,

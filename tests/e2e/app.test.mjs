@@ -91,6 +91,25 @@ test('every fault can be injected from the client lanes', () => withPage('faults
   assert.match(await page.locator('#ls-narration').innerText(), /is back/);
   await page.locator('.ls-client[data-client="3"] button', { hasText: 'Acquire' }).click();
   assert.match(await page.locator('#ls-narration').innerText(), /asked to acquire/);
+  await page.selectOption('#ls-latency', 'c');
+  assert.match(await page.locator('#ls-narration').innerText(), /latency is now 3–10 ticks/);
+}));
+
+test('settings follow an imported run, and Apply keeps them', () => withPage('draft', 'preset=queue', async (page) => {
+  const run = { scenario: { recipe: 'naive', clients: 4, seed: 9 }, forced: [] };
+  await page.setInputFiles('#ls-import', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  await page.waitForFunction(() => document.querySelectorAll('.ls-client').length === 4);
+  assert.equal(await page.locator('#ls-recipe').inputValue(), 'naive');
+  assert.equal(await page.locator('#ls-clients').inputValue(), '4');
+  await page.locator('#ls-apply').click();
+  assert.equal(await page.locator('.ls-client').count(), 4);
+  assert.equal(await page.locator('#ls-recipe').inputValue(), 'naive');
+}));
+
+test('the ID generator preset reports duplicate IDs', () => withPage('ids', 'preset=ids-unlocked', async (page) => {
+  await page.locator('#ls-last').click();
+  await page.locator('[data-monitor="lost_update"]').waitFor();
+  assert.match(await page.locator('.ls-resource-panel').innerText(), /duplicate ID/);
 }));
 
 test('a share link reopens exactly the same frame', () => withPage('share', 'preset=gc-pause&seed=3', async (page) => {
