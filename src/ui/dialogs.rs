@@ -32,7 +32,7 @@ pub fn Tools() -> impl IntoView {
         browser::download("lockstep-frame.svg", "image/svg+xml", &svg);
     };
     let export_json = move |_| {
-        let json = app.sim.with_untracked(|s| serde_json::to_string_pretty(s.run()).unwrap_or_default());
+        let json = app.sim.with_untracked(|s| serde_json::to_string(s.run()).unwrap_or_default());
         browser::download("lockstep-run.json", "application/json", &json);
     };
     let import = move |ev: leptos::ev::Event| {
