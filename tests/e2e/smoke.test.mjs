@@ -34,7 +34,8 @@ test('the app mounts from the site root', () => check(srv.url, 'smoke-root'));
 test('the app mounts from a sub-path (relative asset paths)', () => check(srv.subUrl, 'smoke-subpath'));
 test('the favicon from public/ is linked and served', async () => {
   const html = await (await fetch(srv.url)).text();
-  const href = html.match(/<link[^>]*rel="?icon"?[^>]*href="?([^"\s>]+)/)?.[1];
+  const tag = (html.match(/<link[^>]*>/g) ?? []).find((l) => /rel="?icon\b/.test(l)) ?? '';
+  const href = tag.match(/href="?([^"\s>]+)/)?.[1];
   assert.ok(href, 'index.html links an icon');
   const res = await fetch(new URL(href, srv.url));
   assert.equal(res.status, 200);
