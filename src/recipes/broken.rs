@@ -110,12 +110,7 @@ impl LostWakeup {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, &result) {
-            (Request::Create { .. }, Ok(_)) => {
-                let (path, token) = czxid_of(&result).unwrap_or_default();
-                self.my_node = Some(path);
-                self.phase = Phase::Holding;
-                vec![RecipeOut::Acquired { token }]
-            }
+            (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Waiting(LOCK_NODE.into());
                 vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]

@@ -243,6 +243,14 @@ impl NoLock {
     }
 }
 
+/// A create of the single lock node succeeded: we hold it, with its czxid as the token.
+pub(crate) fn granted_by_create(result: &Result<Response, ErrorCode>, phase: &mut Phase, my_node: &mut Option<String>) -> Vec<RecipeOut> {
+    let (path, token) = czxid_of(result).unwrap_or_default();
+    *my_node = Some(path);
+    *phase = Phase::Holding;
+    vec![RecipeOut::Acquired { token }]
+}
+
 /// The release finished (or the node was already gone): back to idle.
 pub(crate) fn released(phase: &mut Phase, my_node: &mut Option<String>) -> Vec<RecipeOut> {
     *phase = Phase::Idle;

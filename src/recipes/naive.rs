@@ -11,7 +11,7 @@
 //!    notifications, N creates and N−1 exists per hand-off: the herd effect.
 //! 6. If the session expires while holding, the server deleted the node: the lock is lost.
 
-use super::{czxid_of, Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_NODE};
+use super::{Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -48,12 +48,7 @@ impl Naive {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, &result) {
-            (Request::Create { .. }, Ok(_)) => {
-                let (path, token) = czxid_of(&result).unwrap_or_default();
-                self.my_node = Some(path);
-                self.phase = Phase::Holding;
-                vec![RecipeOut::Acquired { token }]
-            }
+            (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Watching(LOCK_NODE.into());
                 vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
