@@ -33,6 +33,9 @@ pub struct Server {
     pub(super) tree: DataTree,
     pub(super) sessions: SessionTracker,
     pub(super) watches: Watches,
+    /// The last zxid handed out, and the last one applied (they differ only after a request
+    /// failed before its transaction was built).
+    zxid_counter: Zxid,
     last_zxid: Zxid,
     now: Time,
     next_reap_at: Option<Time>,
@@ -51,6 +54,7 @@ impl Server {
             tree: DataTree::new(),
             sessions: SessionTracker::new(config.tick_time_ms),
             watches: Watches::default(),
+            zxid_counter: 0,
             last_zxid: 0,
             now: 0,
             next_reap_at: config.container_check_ms,
@@ -108,7 +112,8 @@ impl Server {
     }
 
     fn next_zxid(&mut self) -> Zxid {
-        self.last_zxid += 1;
+        self.zxid_counter += 1;
+        self.last_zxid = self.zxid_counter;
         self.last_zxid
     }
 
@@ -221,16 +226,35 @@ impl Server {
     }
 
     /// Every write takes a zxid before validation, so failed writes consume one too.
+    ///
+    /// An empty path reaches the server as a null string (kazoo, and so the recordings, send ""
+    /// as null): create and delete then fail with MarshallingError in their own transaction; a
+    /// multi fails while being read, after taking a zxid but before any transaction is applied.
     fn write(&mut self, session: SessionId, request: &Request, out: &mut Vec<Output>) -> (Zxid, Result<Response, ErrorCode>) {
+        if let Request::Multi(ops) = request {
+            if ops.iter().any(|op| multi_op_path(op).is_empty()) {
+                self.zxid_counter += 1;
+                return (self.last_zxid, Err(ErrorCode::Marshalling));
+            }
+        }
         let zxid = self.next_zxid();
+        if matches!(request, Request::Create { path, .. } | Request::Delete { path, .. } if path.is_empty()) {
+            return (zxid, Err(ErrorCode::Marshalling));
+        }
         let txn = prepare(&self.tree, session, request);
         let mut applier = Applier { tree: &mut self.tree, watches: &mut self.watches, zxid, now: self.now, out };
         (zxid, applier.apply(txn))
     }
 
     /// Reads (`FinalRequestProcessor`): exists watches even a missing node; getData and
-    /// getChildren on a missing node fail before registering anything.
+    /// getChildren on a missing node fail before registering anything. An empty path arrives
+    /// as null and the lookup throws: MarshallingError.
     fn read(&mut self, session: SessionId, request: Request) -> Result<Response, ErrorCode> {
+        if let Request::Exists { path, .. } | Request::GetData { path, .. } | Request::GetChildren { path, .. } = &request {
+            if path.is_empty() {
+                return Err(ErrorCode::Marshalling);
+            }
+        }
         match request {
             Request::Exists { path, watch } => {
                 if path.contains('\0') {
@@ -260,6 +284,13 @@ impl Server {
             Request::Sync { path } => Ok(Response::Sync { path }),
             _ => Err(ErrorCode::BadArguments),
         }
+    }
+}
+
+fn multi_op_path(op: &super::protocol::MultiOp) -> &str {
+    use super::protocol::MultiOp;
+    match op {
+        MultiOp::Create { path, .. } | MultiOp::Delete { path, .. } | MultiOp::SetData { path, .. } | MultiOp::Check { path, .. } => path,
     }
 }
 

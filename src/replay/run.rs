@@ -79,7 +79,8 @@ impl Runner {
             Response::GetData { data, stat } => json!({"data": data_value(&data), "stat": self.stat(&stat)}),
             Response::SetData { stat } => json!({"stat": self.stat(&stat)}),
             Response::GetChildren { children, stat } => json!({"children": children, "stat": self.stat(&stat)}),
-            Response::Sync { path } => json!({"path": path}),
+            // kazoo sends "" as a null string, and the server echoes null.
+            Response::Sync { path } => json!({"path": if path.is_empty() { Value::Null } else { json!(path) }}),
             ref multi @ Response::Multi(ref results) => return self.multi(multi.multi_error(), results, zxid),
         };
         let m = v.as_object_mut().expect("object");
