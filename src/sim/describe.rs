@@ -86,7 +86,7 @@ pub fn client_zk(c: ClientId, m: &ZkDown, _was_waiting: bool) -> Narration {
         ZkDown::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
         ZkDown::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
         ZkDown::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),
-        ZkDown::Output(_) => Narration::new(Key::SessionNews, Some(c)).a("pong"),
+        ZkDown::Output(_) => Narration::new(Key::PongArrives, Some(c)),
         ZkDown::ConnectionClosed | ZkDown::ConnectionLost => Narration::new(Key::SessionNews, Some(c)).a("Disconnected"),
         ZkDown::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
     }
@@ -105,11 +105,11 @@ fn reply_subject(result: &Result<Response, ErrorCode>) -> String {
     .into()
 }
 
-pub fn res_answer(m: &ResDown) -> String {
+pub fn res_answer(m: &ResDown) -> Detail {
     match m {
-        ResDown::ReadOk { value, .. } => format!("value {value}"),
-        ResDown::WriteOk { value } => format!("wrote {value}"),
-        ResDown::WriteRejected { token, highest } => format!("token {token} < {highest}"),
+        ResDown::ReadOk { value, .. } => Detail::Value(*value),
+        ResDown::WriteOk { value } => Detail::Wrote(*value),
+        ResDown::WriteRejected { highest, .. } => Detail::Rejected { highest: *highest },
     }
 }
 

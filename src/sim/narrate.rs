@@ -38,6 +38,7 @@ pub enum Key {
     ResourceRead,
     ResourceWrite,
     ResourceAnswer,
+    PongArrives,
     MessageLost,
     ToDeadClient,
     TimerStart,
@@ -128,6 +129,9 @@ pub enum Detail {
     Accepted,
     LostUpdate,
     Rejected { highest: i64 },
+    /// The resource's answers: the value read, the value written.
+    Value(u64),
+    Wrote(u64),
     Text(String),
 }
 
@@ -161,6 +165,8 @@ impl Detail {
             Detail::Accepted => pick("accepted", "已接受"),
             Detail::LostUpdate => pick("accepted, but another write landed since its read: an update is lost", "被接受，但在它读取之后已有其他写入：一次更新丢失了"),
             Detail::Rejected { highest } => if zh { format!("被拒绝：资源已见过更大的令牌 {highest}") } else { format!("rejected: the resource has seen token {highest}") },
+            Detail::Value(v) => if zh { format!("值为 {v}") } else { format!("value {v}") },
+            Detail::Wrote(v) => if zh { format!("已写入 {v}") } else { format!("wrote {v}") },
             Detail::Text(t) => t.clone(),
         }
     }
@@ -193,7 +199,8 @@ fn template(k: Key, lang: Lang) -> &'static str {
         Key::SessionNews => ("{c} hears about its session: {a}.", "{c} 得知会话状态：{a}。"),
         Key::ResourceRead => ("{c} reads the protected resource: value {n}.", "{c} 读取受保护资源：值为 {n}。"),
         Key::ResourceWrite => ("{c} writes {n} with fencing token {a}: {b}.", "{c} 用防护令牌 {a} 写入 {n}：{b}。"),
-        Key::ResourceAnswer => ("{c} gets the resource's answer: {a}.", "{c} 收到资源的应答：{a}。"),
+        Key::ResourceAnswer => ("{c} gets the resource's answer: {b}.", "{c} 收到资源的应答：{b}。"),
+        Key::PongArrives => ("{c} gets the server's answer to its ping.", "{c} 收到服务器对心跳的应答。"),
         Key::MessageLost => ("{a} between {c} and the server is lost.", "{c} 与服务器之间的 {a} 丢失了。"),
         Key::ToDeadClient => ("{a} arrives at {c}, which has stopped: nobody reads it.", "{a} 到达已停止的 {c}：无人读取。"),
         Key::TimerStart => ("{c} wants the lock and starts to acquire it.", "{c} 需要锁，开始获取。"),
@@ -224,14 +231,14 @@ fn template(k: Key, lang: Lang) -> &'static str {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 33] = [
+pub const ALL_KEYS: [Key; 34] = [
     Key::RequestArrives, Key::ConnectArrives, Key::ReconnectArrives, Key::PingArrives, Key::CloseArrives,
     Key::ClosedConnection, Key::ReplyArrives, Key::EventArrives, Key::SessionNews, Key::ResourceRead,
     Key::ResourceWrite, Key::ResourceAnswer, Key::MessageLost, Key::ToDeadClient, Key::TimerStart,
     Key::TimerWorkDone, Key::TimerAcquireTimeout, Key::TimerPing, Key::TimerReadTimeout, Key::TimerReconnect,
     Key::SessionExpires, Key::ServiceTick, Key::CmdCrash, Key::CmdClose, Key::CmdExpire, Key::CmdPartition,
     Key::CmdHeal, Key::CmdPause, Key::CmdDropReply, Key::CmdLatency, Key::CmdAcquire, Key::CmdRelease,
-    Key::ReleaseRefused,
+    Key::ReleaseRefused, Key::PongArrives,
 ];
 
 #[cfg(test)]

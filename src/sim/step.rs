@@ -141,8 +141,8 @@ impl World {
                 (self.clients[c].receive_zk(now, m, rng), n)
             }
             Payload::ResDown(m) => {
-                let a = super::describe::res_answer(&m);
-                (self.clients[c].receive_res(now, m, rng), Narration::new(Key::ResourceAnswer, Some(c)).a(a))
+                let b = super::describe::res_answer(&m);
+                (self.clients[c].receive_res(now, m, rng), Narration::new(Key::ResourceAnswer, Some(c)).b(b))
             }
             _ => (Vec::new(), Narration::new(Key::ServiceTick, None)),
         };

@@ -34,7 +34,7 @@ pub fn StepLog() -> impl IntoView {
             s.records()[lo..hi]
                 .iter()
                 .rev()
-                .filter(|r| !hide || !(matches!(r.narration.key, Key::TimerPing | Key::PingArrives) || (r.narration.key == Key::SessionNews && r.narration.a == "pong")))
+                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives | Key::PongArrives))
                 .map(|r| (r.index, r.time, r.narration.text(lang)))
                 .collect::<Vec<_>>()
         })
