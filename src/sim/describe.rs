@@ -70,7 +70,7 @@ fn ended_nodes(outputs: &[Output]) -> Vec<String> {
 }
 
 /// Narration of a message from the server arriving at a client.
-pub fn client_zk(c: ClientId, m: &ZkDown, _was_waiting: bool) -> Narration {
+pub fn client_zk(c: ClientId, m: &ZkDown) -> Narration {
     match m {
         ZkDown::Output(Output::Reply { zxid, result, .. }) => {
             let d = match result {
@@ -118,8 +118,6 @@ pub fn expiry(w: &World, outputs: &[Output]) -> Narration {
     for o in outputs {
         if let Output::SessionEnded { session, zxid, deleted, .. } = o {
             let c = w.session_owner.get(session).copied();
-            let timeout = w.server().sessions().get(*session).map_or(0, |s| s.timeout_ms);
-            let _ = timeout;
             return Narration::new(Key::SessionExpires, c).a(session.to_string()).n(*zxid).b(Detail::Nodes(deleted.clone()));
         }
     }

@@ -143,7 +143,7 @@ impl Network {
     }
 
     /// Lost messages still "in the air" for the view.
-    pub fn lost(&self) -> impl Iterator<Item = &Envelope> {
+    pub fn lost(&self) -> impl DoubleEndedIterator<Item = &Envelope> {
         self.lost.values()
     }
 

@@ -55,7 +55,7 @@ impl World {
     /// Applies a given action now (the scheduler's choice, a user command, or a path step).
     pub fn apply(&mut self, action: Action) -> StepRecord {
         self.steps += 1;
-        let before = self.net_next_id();
+        let before = self.net.next_id();
         let mut fired = Vec::new();
         let (narration, delivered) = match &action {
             Action::Deliver(id) => self.deliver(*id, &mut fired),
@@ -70,15 +70,11 @@ impl World {
             Action::Command(c) => (self.command(c, &mut fired), None),
         };
         self.net.tidy(self.now);
-        let sent = (before..self.net_next_id()).collect();
+        let sent = (before..self.net.next_id()).collect();
         let deleted = std::mem::take(&mut self.deleted_now);
         let record = StepRecord { index: self.steps, time: self.now, action, narration, delivered, sent, fired, deleted };
         super::monitors::check(self, record.index);
         record
-    }
-
-    fn net_next_id(&self) -> u64 {
-        self.net.next_id()
     }
 
     pub(super) fn client_sends(&mut self, c: ClientId, out: Vec<Outgoing>) {
@@ -133,7 +129,7 @@ impl World {
         let (now, rng) = (self.now, &mut self.rng);
         let (out, n) = match p {
             Payload::ZkDown(m) => {
-                let n = super::describe::client_zk(c, &m, was_waiting);
+                let n = super::describe::client_zk(c, &m);
                 if let ZkDown::Output(Output::Notify { .. }) = m {
                     self.metrics.notifications += 1;
                     self.metrics.wakeups += u64::from(was_waiting);
