@@ -9,6 +9,7 @@
 pub mod engine;
 pub mod recipes;
 pub mod replay;
+pub mod services;
 pub mod sim;
 pub mod view;
 
