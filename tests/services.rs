@@ -45,3 +45,16 @@ fn redis_scripts_match_redis_7() {
     }
     assert!(diffs.is_empty(), "{} replies differ from Redis 7:\n{}", diffs.len(), diffs.join("\n"));
 }
+
+#[test]
+fn etcd_scripts_match_etcd_3_4() {
+    let scripts = files("tests/services/etcd", "etcd");
+    assert!(scripts.len() >= 7);
+    let mut diffs = Vec::new();
+    for s in &scripts {
+        let expected = std::fs::read_to_string(s.with_extension("expected")).expect("expected file");
+        let ours = lockstep::services::etcd::replay::run(&std::fs::read_to_string(s).unwrap());
+        diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
+    }
+    assert!(diffs.is_empty(), "{} answers differ from etcd 3.4:\n{}", diffs.len(), diffs.join("\n"));
+}
