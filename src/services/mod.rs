@@ -3,3 +3,4 @@
 
 pub mod etcd;
 pub mod redis;
+pub mod sql;
