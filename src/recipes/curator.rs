@@ -132,7 +132,7 @@ impl Curator {
             RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
             RecipeIn::Session(e) => self.session(e),
             RecipeIn::Timeout => self.timeout(),
-            RecipeIn::Event(_) => Vec::new(),
+            RecipeIn::Event(_) | RecipeIn::Svc(_) | RecipeIn::Retry => Vec::new(),
         }
     }
 

@@ -9,11 +9,18 @@
 pub mod broken;
 pub mod curator;
 pub mod decide;
+pub mod etcd;
+mod kind;
 pub mod naive;
+pub mod redis;
 pub mod rwlock;
 pub mod sequential;
+pub mod sql;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
+
+pub use kind::{RecipeConfig, RecipeKind, ServiceKind};
 
 use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
 
@@ -44,6 +51,10 @@ pub enum RecipeIn {
     Session(SessionEvent),
     /// The acquire deadline passed (recipes that support timeouts).
     Timeout,
+    /// An answer (or a watch event) from a lock service other than ZooKeeper.
+    Svc(wire::SvcAns),
+    /// The poll delay asked for with [`RecipeOut::RetryAfter`] is over.
+    Retry,
 }
 
 /// Why an acquire or release did not succeed.
@@ -65,6 +76,13 @@ pub enum RecipeOut {
     Failed(Failure),
     /// The recipe learned it no longer holds the lock (its session expired).
     Lost,
+    /// A request to a lock service other than ZooKeeper.
+    Svc(wire::SvcReq),
+    /// Poll again after about this many ticks (the client adds jitter).
+    RetryAfter(u64),
+    CancelRetry,
+    /// Keep this etcd lease alive every so many ticks (`None`: stop).
+    KeepAlive(Option<(i64, u64)>),
 }
 
 /// The named phase the UI shows.
@@ -72,13 +90,18 @@ pub enum RecipeOut {
 pub enum Phase {
     Idle,
     Creating,
+    /// Sending an acquire command (Redis, SQL).
+    Requesting,
     Listing,
     /// Waiting for a watch on this path to fire.
     Watching(String),
     Holding,
     Releasing,
-    /// Waiting for a deletion that can no longer be announced (the `lost_wakeup` bug).
+    /// Waiting for a deletion that can no longer be announced (the `lost_wakeup` bug), or
+    /// for a row lock (SQL `FOR UPDATE`).
     Waiting(String),
+    /// Busy: polling again after a delay (Redis and SQL locks).
+    Backoff,
 }
 
 /// How a lock is held: exclusively, or shared with other holders (read locks, semaphores).
@@ -86,59 +109,6 @@ pub enum Phase {
 pub enum HoldMode {
     Exclusive,
     Shared,
-}
-
-/// Which recipe a client runs (the scenario's choice).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RecipeKind {
-    None,
-    Naive,
-    Sequential,
-    Curator,
-    Rwlock,
-    NoRecheck,
-    LostWakeup,
-}
-
-impl RecipeKind {
-    pub const ALL: [RecipeKind; 7] = [
-        RecipeKind::Naive,
-        RecipeKind::Sequential,
-        RecipeKind::Curator,
-        RecipeKind::Rwlock,
-        RecipeKind::NoRecheck,
-        RecipeKind::LostWakeup,
-        RecipeKind::None,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            RecipeKind::None => "none",
-            RecipeKind::Naive => "naive",
-            RecipeKind::Sequential => "sequential",
-            RecipeKind::Curator => "curator",
-            RecipeKind::Rwlock => "rwlock",
-            RecipeKind::NoRecheck => "no_recheck",
-            RecipeKind::LostWakeup => "lost_wakeup",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<RecipeKind> {
-        RecipeKind::ALL.into_iter().find(|k| k.name() == s)
-    }
-}
-
-/// Per-client recipe settings.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct RecipeConfig {
-    pub kind: RecipeKind,
-    /// For `rwlock`: this client takes the write lock (else the read lock).
-    pub writer: bool,
-    /// For `curator`: leases (1 = mutex, >1 = semaphore-like).
-    pub max_leases: u32,
-    /// Seed for this client's protection UUIDs.
-    pub uuid_seed: u64,
 }
 
 /// A recipe instance.
@@ -151,6 +121,10 @@ pub enum Recipe {
     Rwlock(curator::Curator),
     NoRecheck(broken::NoRecheck),
     LostWakeup(broken::LostWakeup),
+    Redis(redis::Redis),
+    Etcd(etcd::Mutex),
+    SqlInsert(sql::Insert),
+    SqlRowLock(sql::RowLock),
 }
 
 macro_rules! each {
@@ -163,6 +137,10 @@ macro_rules! each {
             Recipe::Rwlock($r) => $body,
             Recipe::NoRecheck($r) => $body,
             Recipe::LostWakeup($r) => $body,
+            Recipe::Redis($r) => $body,
+            Recipe::Etcd($r) => $body,
+            Recipe::SqlInsert($r) => $body,
+            Recipe::SqlRowLock($r) => $body,
         }
     };
 }
@@ -177,6 +155,14 @@ impl Recipe {
             RecipeKind::Rwlock => Recipe::Rwlock(rwlock::RwLock::new(cfg.writer, cfg.uuid_seed)),
             RecipeKind::NoRecheck => Recipe::NoRecheck(broken::NoRecheck::default()),
             RecipeKind::LostWakeup => Recipe::LostWakeup(broken::LostWakeup::default()),
+            RecipeKind::RedisSetnx | RecipeKind::RedisLease => {
+                let atomic = cfg.kind == RecipeKind::RedisLease;
+                Recipe::Redis(redis::Redis::new(atomic, cfg.ttl_repair, cfg.lease, cfg.poll, cfg.uuid_seed))
+            }
+            RecipeKind::EtcdMutex => Recipe::Etcd(etcd::Mutex::new(cfg.lease)),
+            RecipeKind::SqlInsert => Recipe::SqlInsert(sql::Insert::new(None, cfg.poll, cfg.uuid_seed)),
+            RecipeKind::SqlLease => Recipe::SqlInsert(sql::Insert::new(Some(cfg.lease), cfg.poll, cfg.uuid_seed)),
+            RecipeKind::SqlRowLock => Recipe::SqlRowLock(sql::RowLock::default()),
         }
     }
 
@@ -202,6 +188,32 @@ impl Recipe {
             Recipe::Rwlock(r) if r.flavor == curator::Flavor::Read => HoldMode::Shared,
             Recipe::Curator(c) if c.max_leases > 1 => HoldMode::Shared,
             _ => HoldMode::Exclusive,
+        }
+    }
+
+    pub fn service(&self) -> ServiceKind {
+        match self {
+            Recipe::Redis(_) => ServiceKind::Redis,
+            Recipe::Etcd(_) => ServiceKind::Etcd,
+            Recipe::SqlInsert(_) | Recipe::SqlRowLock(_) => ServiceKind::Sql,
+            _ => ServiceKind::ZooKeeper,
+        }
+    }
+
+    /// The etcd session's lease, if any.
+    pub fn etcd_lease(&self) -> Option<i64> {
+        match self {
+            Recipe::Etcd(m) => m.lease,
+            _ => None,
+        }
+    }
+
+    /// The token or owner string this client puts in the lock entry (Redis, SQL).
+    pub fn lock_id(&self) -> Option<String> {
+        match self {
+            Recipe::Redis(r) if !r.token.is_empty() => Some(r.token.clone()),
+            Recipe::SqlInsert(s) => Some(s.owner.clone()),
+            _ => None,
         }
     }
 

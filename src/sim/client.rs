@@ -9,7 +9,9 @@ use super::app::{App, AppOut, AppState};
 use super::rng::SimRng;
 use super::types::{ClientId, ResDown, ResUp, Tick, ZkDown, ZkUp};
 use super::zkclient::{LibOut, LibTimer, ZkClient};
-use crate::recipes::{Recipe, RecipeIn, RecipeOut};
+use crate::recipes::wire::{SvcAns, SvcReq};
+use crate::recipes::{Recipe, RecipeIn, RecipeOut, SessionEvent};
+use crate::services::etcd::types::{Req, Resp};
 
 /// Whether the process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,6 +30,7 @@ pub enum Proc {
 pub enum Outgoing {
     Zk(ZkUp),
     Res(ResUp),
+    Svc(SvcReq),
 }
 
 /// A client's own timers.
@@ -37,6 +40,22 @@ pub enum Timer {
     WorkDone,
     AcquireTimeout,
     Lib(LibTimer),
+    /// The recipe's poll delay is over.
+    Retry,
+    /// Send the etcd lease keep-alive.
+    KeepAlive,
+}
+
+/// The client side of a non-ZooKeeper lock service: the recipe's poll timer and the etcd
+/// session's keep-alive schedule (lease, period, next send).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SvcLib {
+    pub retry_at: Option<Tick>,
+    pub keepalive: Option<(i64, Tick, Tick)>,
+    /// Requests sent and not yet answered.
+    pub outstanding: u32,
+    /// The client talks to ZooKeeper (its ZooKeeper library runs).
+    pub zk: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -46,13 +65,15 @@ pub struct Client {
     pub recipe: Recipe,
     pub app: App,
     pub proc: Proc,
+    pub svc: SvcLib,
     /// The recipe refused a release during the current step (not the owner).
     pub refused_now: bool,
 }
 
 impl Client {
     pub fn new(id: ClientId, zk: ZkClient, recipe: Recipe, app: App) -> Self {
-        Client { id, zk, recipe, app, proc: Proc::Running, refused_now: false }
+        let svc = SvcLib { zk: recipe.service() == crate::recipes::ServiceKind::ZooKeeper, ..SvcLib::default() };
+        Client { id, zk, recipe, app, proc: Proc::Running, svc, refused_now: false }
     }
 
     pub fn name(&self) -> String {
@@ -78,8 +99,12 @@ impl Client {
         if let (Some(t), AppState::Acquiring) = (self.app.acquire_deadline, self.app.state) {
             timers.push((t, Timer::AcquireTimeout));
         }
-        if !timeless {
+        if !timeless && self.svc.zk {
             timers.extend(self.zk.next_timer().map(|(t, l)| (t, Timer::Lib(l))));
+        }
+        timers.extend(self.svc.retry_at.map(|t| (t, Timer::Retry)));
+        if self.app.state != AppState::Done {
+            timers.extend(self.svc.keepalive.map(|(_, _, t)| (t, Timer::KeepAlive)));
         }
         let resume = match self.proc {
             Proc::Paused { until } => until,
@@ -99,6 +124,11 @@ impl Client {
                 let lib = self.zk.fire(now, l);
                 return self.run(now, lib, Vec::new(), rng);
             }
+            Timer::Retry => {
+                self.svc.retry_at = None;
+                vec![AppOut::Recipe(RecipeIn::Retry)]
+            }
+            Timer::KeepAlive => return self.keepalive(now),
         };
         self.run(now, Vec::new(), app_outs, rng)
     }
@@ -107,6 +137,27 @@ impl Client {
         self.wake(now);
         let lib = self.zk.receive(now, msg);
         self.run(now, lib, Vec::new(), rng)
+    }
+
+    /// An answer or watch event from a non-ZooKeeper lock service.
+    pub fn receive_svc(&mut self, now: Tick, msg: SvcAns, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.wake(now);
+        if !matches!(msg, SvcAns::Watch(_)) {
+            self.svc.outstanding = self.svc.outstanding.saturating_sub(1);
+        }
+        if let SvcAns::Etcd(Resp::KeepAlive { ttl, .. }) = msg {
+            // A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
+            let lost = if ttl <= 0 { vec![AppOut::Recipe(RecipeIn::Session(SessionEvent::Expired))] } else { Vec::new() };
+            return self.run(now, Vec::new(), lost, rng);
+        }
+        self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Svc(msg))], rng)
+    }
+
+    fn keepalive(&mut self, now: Tick) -> Vec<Outgoing> {
+        let Some((lease, every, _)) = self.svc.keepalive else { return Vec::new() };
+        self.svc.keepalive = Some((lease, every, now + every));
+        self.svc.outstanding += 1;
+        vec![Outgoing::Svc(SvcReq::Etcd(Req::LeaseKeepAlive { id: lease }))]
     }
 
     pub fn receive_res(&mut self, now: Tick, msg: ResDown, rng: &mut SimRng) -> Vec<Outgoing> {
@@ -170,6 +221,23 @@ impl Client {
             }
             RecipeOut::Lost => {
                 self.app.on_lost(now, rng);
+                Vec::new()
+            }
+            RecipeOut::Svc(req) => {
+                self.svc.outstanding += u32::from(!matches!(req, SvcReq::Etcd(Req::CancelWatch { .. })));
+                out.push(Outgoing::Svc(req));
+                Vec::new()
+            }
+            RecipeOut::RetryAfter(poll) => {
+                self.svc.retry_at = Some(now + rng.range(poll.div_ceil(2), poll.max(1)));
+                Vec::new()
+            }
+            RecipeOut::CancelRetry => {
+                self.svc.retry_at = None;
+                Vec::new()
+            }
+            RecipeOut::KeepAlive(k) => {
+                self.svc.keepalive = k.map(|(lease, every)| (lease, every, now + every));
                 Vec::new()
             }
         }

@@ -5,7 +5,9 @@ use super::client::{Outgoing, Proc};
 use super::narrate::{Key, Narration};
 use super::network::Latency;
 use super::scenario::Command;
-use super::types::ClientId;
+use super::types::{ClientId, Node, Payload, SvcUp};
+use crate::recipes::wire::SvcReq;
+use crate::services::etcd::types::Req;
 use super::world::World;
 use crate::engine::Input;
 
@@ -17,13 +19,28 @@ impl World {
             return Narration::new(Key::ServiceTick, None);
         }
         let ci = c.unwrap_or(0);
+        let zk = self.server().is_some();
         let (now, rng) = (self.now, &mut self.rng);
         match cmd {
             Command::Crash { .. } => {
                 self.mark_crashed(ci);
-                Narration::new(Key::CmdCrash, c)
+                if zk {
+                    return Narration::new(Key::CmdCrash, c);
+                }
+                // The process is gone, its operating system is not: it closes the socket.
+                self.send(Node::Client(ci), Node::Service, Payload::SvcUp(SvcUp::Hangup));
+                Narration::new(Key::SvcCrash, c)
             }
             Command::Close { .. } if !self.clients[ci].alive() => Narration::new(Key::ToDeadClient, c).a("close"),
+            Command::Close { .. } if !zk => {
+                self.clients[ci].app.state = super::app::AppState::Done;
+                self.clients[ci].proc = Proc::Closed;
+                if let Some(id) = self.clients[ci].recipe.etcd_lease() {
+                    self.send_from(ci, Outgoing::Svc(SvcReq::Etcd(Req::LeaseRevoke { id })));
+                }
+                self.send(Node::Client(ci), Node::Service, Payload::SvcUp(SvcUp::Hangup));
+                Narration::new(Key::CmdClose, c)
+            }
             Command::Close { .. } => {
                 let lib = self.clients[ci].zk.close();
                 self.clients[ci].app.state = super::app::AppState::Done;
@@ -35,13 +52,8 @@ impl World {
                 }
                 Narration::new(Key::CmdClose, c)
             }
-            Command::Expire { .. } => {
-                if let Some(session) = self.clients[ci].zk.session {
-                    let outputs = self.server_mut().handle(now, Input::Expire { session });
-                    self.route(None, outputs, fired);
-                }
-                Narration::new(Key::CmdExpire, c)
-            }
+            Command::Expire { .. } => self.expire(ci, fired),
+            Command::Failover => self.failover(),
             Command::Partition { .. } => {
                 self.net.partitioned.insert(ci);
                 Narration::new(Key::CmdPartition, c)
@@ -75,6 +87,32 @@ impl World {
                 let key = if self.clients[ci].refused_now { Key::ReleaseRefused } else { Key::CmdRelease };
                 Narration::new(key, c).phase(self.clients[ci].recipe.phase())
             }
+        }
+    }
+}
+
+impl World {
+    /// The server ends the client's session now: ZooKeeper expires it; etcd revokes its lease
+    /// (`etcdctl lease revoke`); Redis and SQL have no sessions to end.
+    fn expire(&mut self, ci: ClientId, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+        let now = self.now;
+        if let (Some(session), Some(_)) = (self.clients[ci].zk.session, self.server()) {
+            let outputs = self.server_mut().map(|s| s.handle(now, Input::Expire { session })).unwrap_or_default();
+            self.route(None, outputs, fired);
+            return Narration::new(Key::CmdExpire, Some(ci));
+        }
+        match (self.clients[ci].recipe.etcd_lease(), &mut self.service) {
+            (Some(id), super::world::Service::Etcd(e)) => {
+                let (_, msgs) = e.request(now, u32::MAX, &Req::LeaseRevoke { id });
+                for m in msgs {
+                    let to = m.conn as ClientId;
+                    if to < self.clients.len() {
+                        self.send(Node::Service, Node::Client(to), Payload::SvcDown(crate::recipes::wire::SvcAns::Watch(m)));
+                    }
+                }
+                Narration::new(Key::CmdExpire, Some(ci))
+            }
+            _ => Narration::new(Key::NotApplicable, Some(ci)).a("expire"),
         }
     }
 }

@@ -52,8 +52,9 @@ fn too_many(w: &World, holders: &[ClientId]) -> bool {
 
 /// Whether the client still owns its lock node through its current session.
 fn owns_node(w: &World, c: &Client) -> bool {
+    let Some(server) = w.server() else { return w.svc_says_holder(c.id) };
     let (Some(node), Some(session)) = (c.recipe.my_node(), c.zk.session) else { return false };
-    w.server().tree().get(node).is_some_and(|n| n.kind == NodeKind::Ephemeral(session))
+    server.tree().get(node).is_some_and(|n| n.kind == NodeKind::Ephemeral(session))
 }
 
 /// Evaluates the frame and records first failures at `step`.
@@ -77,6 +78,9 @@ pub fn is_stuck(w: &World, c: &Client) -> bool {
     if c.proc != Proc::Running || c.app.state != AppState::Acquiring || c.app.acquire_deadline.is_some() {
         return false;
     }
+    if w.server().is_none() {
+        return w.svc_stuck(c.id);
+    }
     let path = match c.recipe.phase() {
         Phase::Watching(p) | Phase::Waiting(p) => p,
         _ => return false,
@@ -88,8 +92,7 @@ pub fn is_stuck(w: &World, c: &Client) -> bool {
 }
 
 fn could_wake(w: &World, c: &Client, path: &str) -> bool {
-    let Some(session) = c.zk.session else { return true };
-    let server = w.server();
+    let (Some(session), Some(server)) = (c.zk.session, w.server()) else { return true };
     let Some(node) = server.tree().get(path) else { return false };
     if !server.watches().contains(WatchTable::Data, path, session) {
         return false;

@@ -26,6 +26,9 @@ pub enum Command {
     DropReply { client: ClientId },
     /// Network latency bounds from now on.
     Latency { min: Tick, max: Tick },
+    /// The lock service fails over: Redis promotes its replica (or restarts empty), etcd and
+    /// ZooKeeper elect a new leader, a database switches to its standby.
+    Failover,
     /// Ask the application to acquire now / release now.
     Acquire { client: ClientId },
     Release { client: ClientId },
@@ -52,7 +55,7 @@ impl Command {
             | Command::DropReply { client }
             | Command::Acquire { client }
             | Command::Release { client } => Some(*client),
-            Command::Latency { .. } => None,
+            Command::Latency { .. } | Command::Failover => None,
         }
     }
 }
@@ -109,6 +112,15 @@ pub struct Scenario {
     /// Whether holders read and write the protected resource (the exhaustive search turns it
     /// off: mutual exclusion is judged by node ownership, and fewer messages mean fewer states).
     pub resource_io: bool,
+    /// Lease length in ticks (ms): Redis TTL, etcd lease TTL (whole seconds, at least 2),
+    /// SQL expiry column.
+    pub lease: Tick,
+    /// Poll delay of the Redis and SQL recipes (each retry waits lease/2..=lease of this).
+    pub poll: Tick,
+    /// `redis_setnx`: waiters repair a lock key left without TTL (`TTL` = -1 → `EXPIRE`).
+    pub ttl_repair: bool,
+    /// Redis: an asynchronously replicated replica that receives writes this many ticks later.
+    pub replica_lag: Option<Tick>,
 }
 
 impl Default for Scenario {
@@ -139,6 +151,10 @@ impl Default for Scenario {
             timeless: false,
             lock_dir_exists: true,
             resource_io: true,
+            lease: 2000,
+            poll: 10,
+            ttl_repair: true,
+            replica_lag: None,
         }
     }
 }
@@ -172,6 +188,9 @@ impl Scenario {
         }
         if self.rounds > 10_000 || self.nesting == 0 || self.nesting > 100 || self.max_leases == 0 || self.max_leases > 1000 {
             return bad("rounds/nesting/max_leases", "out of range");
+        }
+        if self.lease == 0 || self.lease > MAX_TICKS || self.poll == 0 || self.poll > 100_000 || self.replica_lag.is_some_and(|l| l > MAX_TICKS) {
+            return bad("lease/poll/replica_lag", "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000");
         }
         if self.start_spread > MAX_TICKS || self.acquire_timeout.is_some_and(|t| t > MAX_TICKS) || self.timeouts.iter().any(|(_, t)| *t > MAX_TICKS) {
             return bad("start_spread/acquire_timeout/timeouts", &format!("must be at most {MAX_TICKS} ticks"));

@@ -96,6 +96,7 @@ impl World {
         let n = match (env.to, env.payload.clone()) {
             (Node::Service, Payload::ZkUp(m)) => self.at_service(client.unwrap_or(0), m, fired),
             (Node::Resource, Payload::ResUp(m)) => self.at_resource(client.unwrap_or(0), m),
+            (Node::Service, Payload::SvcUp(m)) => self.at_svc(client.unwrap_or(0), m),
             (Node::Client(c), p) => self.at_client(c, p),
             _ => Narration::new(Key::ServiceTick, None),
         };
@@ -136,6 +137,20 @@ impl World {
                 }
                 (self.clients[c].receive_zk(now, m, rng), n)
             }
+            Payload::SvcDown(m) => {
+                let n = match &m {
+                    crate::recipes::wire::SvcAns::Watch(_) => {
+                        self.metrics.notifications += 1;
+                        self.metrics.wakeups += u64::from(was_waiting);
+                        Narration::new(Key::SvcWatchEvent, Some(c)).a(m.label())
+                    }
+                    _ => Narration::new(Key::SvcAnswer, Some(c)).a(m.label()),
+                };
+                let releasing = self.clients[c].recipe.phase() == crate::recipes::Phase::Releasing;
+                let out = self.clients[c].receive_svc(now, m, rng);
+                self.metrics.releases += u64::from(releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing);
+                (out, n)
+            }
             Payload::ResDown(m) => {
                 let b = super::describe::res_answer(&m);
                 (self.clients[c].receive_res(now, m, rng), Narration::new(Key::ResourceAnswer, Some(c)).b(b))
@@ -158,6 +173,8 @@ impl World {
             Timer::Lib(LibTimer::Ping) => Key::TimerPing,
             Timer::Lib(LibTimer::ReadTimeout) => Key::TimerReadTimeout,
             Timer::Lib(LibTimer::Reconnect) => Key::TimerReconnect,
+            Timer::Retry => Key::TimerRetry,
+            Timer::KeepAlive => Key::TimerKeepAlive,
         };
         Narration::new(key, Some(c)).phase(self.clients[c].recipe.phase())
     }
@@ -165,7 +182,8 @@ impl World {
     /// The service's own clock: expire due sessions.
     fn service_tick(&mut self, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
         let now = self.now;
-        let outputs = self.server_mut().handle(now, crate::engine::Input::Tick);
+        let Some(server) = self.server_mut() else { return self.svc_tick() };
+        let outputs = server.handle(now, crate::engine::Input::Tick);
         let n = super::describe::expiry(self, &outputs);
         self.route(None, outputs, fired);
         n
@@ -222,7 +240,7 @@ impl World {
     pub(super) fn at_service(&mut self, c: ClientId, m: ZkUp, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
         use crate::engine::Input;
         let session = self.clients[c].zk.session;
-        let live = session.is_some_and(|s| self.server().sessions().is_live(s));
+        let live = session.is_some_and(|s| self.server().is_some_and(|srv| srv.sessions().is_live(s)));
         let input = match &m {
             ZkUp::Connect { timeout_ms } => Input::Connect { timeout_ms: *timeout_ms },
             ZkUp::Reconnect { session, last_zxid, watches } => Input::Reconnect { session: *session, last_zxid: *last_zxid, watches: watches.clone() },
@@ -232,7 +250,8 @@ impl World {
             ZkUp::Close => Input::Close { session: session.unwrap_or(crate::engine::SessionId(0)) },
         };
         let now = self.now;
-        let outputs = self.server_mut().handle(now, input);
+        let Some(server) = self.server_mut() else { return Narration::new(Key::ServiceTick, None) };
+        let outputs = server.handle(now, input);
         if let ZkUp::Request { request: crate::engine::Request::Delete { path, .. }, .. } = &m {
             if outputs.iter().any(|o| matches!(o, Output::Reply { result: Ok(_), .. })) {
                 self.deleted_now.push(path.clone());

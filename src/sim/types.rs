@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{ClientWatches, Output, Request, SessionId, Zxid};
+use crate::recipes::wire::{SvcAns, SvcReq};
 
 /// Logical time. The simulated ZooKeeper server counts it as milliseconds.
 pub type Tick = u64;
@@ -57,6 +58,14 @@ pub enum ResDown {
     WriteRejected { token: i64, highest: i64 },
 }
 
+/// Client → a lock service other than ZooKeeper.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SvcUp {
+    Req(SvcReq),
+    /// The client's operating system closed the connection (its process crashed or exited).
+    Hangup,
+}
+
 /// Everything that travels on the simulated network.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Payload {
@@ -64,6 +73,8 @@ pub enum Payload {
     ZkDown(ZkDown),
     ResUp(ResUp),
     ResDown(ResDown),
+    SvcUp(SvcUp),
+    SvcDown(SvcAns),
 }
 
 impl Payload {
@@ -84,6 +95,9 @@ impl Payload {
             Payload::ResDown(ResDown::ReadOk { value, .. }) => format!("value {value}"),
             Payload::ResDown(ResDown::WriteOk { .. }) => "write ok".into(),
             Payload::ResDown(ResDown::WriteRejected { .. }) => "write rejected".into(),
+            Payload::SvcUp(SvcUp::Req(r)) => r.label(),
+            Payload::SvcUp(SvcUp::Hangup) => "FIN (connection closed)".into(),
+            Payload::SvcDown(a) => a.label(),
         }
     }
 }

@@ -37,10 +37,13 @@ impl SessionOwners {
     }
 }
 
-/// The lock services a world can host (ZooKeeper today; others plug in beside it).
+/// The lock services a world can host; the scenario's recipe decides which.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Service {
     ZooKeeper(Server),
+    Redis(crate::services::redis::Redis),
+    Etcd(crate::services::etcd::Etcd),
+    Sql(crate::services::sql::Sql),
 }
 
 /// One thing the simulator can do next; a step applies exactly one.
@@ -98,19 +101,18 @@ pub struct World {
     pub max_leases: u32,
     /// Znodes deleted by the step being applied (moved into its record).
     pub deleted_now: Vec<String>,
+    /// Requests to the service wait until then (a leader election in progress).
+    pub stall_until: Tick,
 }
 
 impl World {
     pub fn new(sc: &Scenario) -> World {
         let mut rng = SimRng::new(sc.seed);
-        let mut server = Server::new(ServerConfig { tick_time_ms: sc.tick_time, container_check_ms: None });
-        if sc.lock_dir_exists {
-            precreate_lock_dir(&mut server);
-        }
+        let service = make_service(sc);
         let clients = (0..sc.clients as usize).map(|i| make_client(sc, i, &mut rng)).collect();
         let mut w = World {
             now: 0,
-            service: Service::ZooKeeper(server),
+            service,
             resource: Resource::new(sc.fencing),
             clients,
             net: Network::default(),
@@ -125,6 +127,7 @@ impl World {
             steps: 0,
             max_leases: sc.max_leases,
             deleted_now: Vec::new(),
+            stall_until: 0,
         };
         // Stable by time (commands at the same tick keep their order); scripts are short.
         for i in 1..w.script.len() {
@@ -138,8 +141,11 @@ impl World {
         w
     }
 
-    /// Every client opens its session at tick 0.
+    /// Every ZooKeeper client opens its session at tick 0 (other services need no handshake).
     fn boot(&mut self) {
+        if self.server().is_none() {
+            return;
+        }
         for c in 0..self.clients.len() {
             let lib = self.clients[c].zk.start(0);
             for l in lib {
@@ -150,15 +156,18 @@ impl World {
         }
     }
 
-    pub fn server(&self) -> &Server {
+    /// The ZooKeeper server, if this world runs one.
+    pub fn server(&self) -> Option<&Server> {
         match &self.service {
-            Service::ZooKeeper(s) => s,
+            Service::ZooKeeper(s) => Some(s),
+            _ => None,
         }
     }
 
-    pub(super) fn server_mut(&mut self) -> &mut Server {
+    pub(super) fn server_mut(&mut self) -> Option<&mut Server> {
         match &mut self.service {
-            Service::ZooKeeper(s) => s,
+            Service::ZooKeeper(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -172,6 +181,10 @@ impl World {
                 (Node::Service, Payload::ZkUp(z))
             }
             Outgoing::Res(r) => (Node::Resource, Payload::ResUp(r)),
+            Outgoing::Svc(r) => {
+                self.metrics.requests += 1;
+                (Node::Service, Payload::SvcUp(super::types::SvcUp::Req(r)))
+            }
         };
         self.send(Node::Client(c), to, payload);
     }
@@ -195,6 +208,7 @@ impl World {
                     super::client::Proc::Paused { until } => e.deliver_at.max(until),
                     _ => e.deliver_at,
                 },
+                Node::Service => e.deliver_at.max(self.stall_until),
                 _ => e.deliver_at,
             };
             v.push((at, Action::Deliver(e.id)));
@@ -205,7 +219,7 @@ impl World {
             }
         }
         if !self.timeless {
-            if let Some(t) = self.server().next_deadline() {
+            if let Some(t) = self.server().and_then(|s| s.next_deadline()).or_else(|| self.svc_deadline()) {
                 v.push((t, Action::ServiceTimer));
             }
             if let Some(f) = self.script.get(self.next_script) {
@@ -242,9 +256,18 @@ impl World {
     /// scripted command remains, and nothing but pings is in flight.
     pub fn quiescent(&self) -> bool {
         use super::app::AppState;
+        use crate::services::etcd::types::{Req, Resp};
+        use super::types::SvcUp;
+        use crate::recipes::wire::{SvcAns, SvcReq};
         let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.zk.outstanding() == 0));
         let only_pings = self.net.in_flight().all(|e| {
-            matches!(e.payload, Payload::ZkUp(super::types::ZkUp::Ping) | Payload::ZkDown(super::types::ZkDown::Output(crate::engine::Output::Pong { .. })))
+            matches!(
+                e.payload,
+                Payload::ZkUp(super::types::ZkUp::Ping)
+                    | Payload::ZkDown(super::types::ZkDown::Output(crate::engine::Output::Pong { .. }))
+                    | Payload::SvcUp(SvcUp::Req(SvcReq::Etcd(Req::LeaseKeepAlive { .. })) | SvcUp::Hangup)
+                    | Payload::SvcDown(SvcAns::Etcd(Resp::KeepAlive { .. }))
+            )
         });
         apps_done && only_pings && self.next_script >= self.script.len()
     }
@@ -252,7 +275,15 @@ impl World {
 
 fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
     let writer = !sc.readers.contains(&i);
-    let cfg = RecipeConfig { kind: sc.recipe, writer, max_leases: sc.max_leases, uuid_seed: rng.next_u64() };
+    let cfg = RecipeConfig {
+        kind: sc.recipe,
+        writer,
+        max_leases: sc.max_leases,
+        uuid_seed: rng.next_u64(),
+        lease: sc.lease,
+        poll: sc.poll,
+        ttl_repair: sc.ttl_repair,
+    };
     let timeout = sc.timeouts.iter().find(|(c, _)| *c == i).map(|(_, t)| *t).or(sc.acquire_timeout);
     let app_cfg = AppConfig {
         hold_min: sc.hold_min,
@@ -267,6 +298,31 @@ fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
     };
     let start = 1 + rng.range(0, sc.start_spread);
     Client::new(i, ZkClient::new(sc.session_timeout), Recipe::new(&cfg), App::new(app_cfg, start))
+}
+
+/// The scenario's lock service, prepared as an operator would: ZooKeeper with `/locks`, a
+/// SQL table with the lock row that `FOR UPDATE` needs, Redis with its replica if asked.
+fn make_service(sc: &Scenario) -> Service {
+    use crate::recipes::ServiceKind;
+    match sc.recipe.service() {
+        ServiceKind::ZooKeeper => {
+            let mut server = Server::new(ServerConfig { tick_time_ms: sc.tick_time, container_check_ms: None });
+            if sc.lock_dir_exists {
+                precreate_lock_dir(&mut server);
+            }
+            Service::ZooKeeper(server)
+        }
+        ServiceKind::Redis => Service::Redis(crate::services::redis::Redis::new(sc.replica_lag)),
+        ServiceKind::Etcd => Service::Etcd(crate::services::etcd::Etcd::new()),
+        ServiceKind::Sql => {
+            let mut sql = crate::services::sql::Sql::default();
+            if sc.recipe == RecipeKind::SqlRowLock {
+                let row = crate::services::sql::Stmt::Insert { name: crate::recipes::sql::ROW.into(), owner: "-".into(), ttl: None };
+                sql.execute(0, u32::MAX, row);
+            }
+            Service::Sql(sql)
+        }
+    }
 }
 
 /// An operator created `/locks` before the run (one admin session: connect, create, close).

@@ -30,6 +30,8 @@ pub struct ZnodeRow {
     pub num_children: i32,
     /// Created by the step that led to this frame.
     pub fresh: bool,
+    /// For the other lock services: the entry's fields in the server's words.
+    pub detail: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +112,8 @@ pub struct Frame {
     pub notifications: u64,
     pub herd_factor: f64,
     pub last_zxid: i64,
+    /// "ZooKeeper", "Redis", "etcd" or "SQL".
+    pub service: &'static str,
 }
 
 /// Builds the frame at the simulation's cursor.
@@ -146,13 +150,15 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         requests: w.metrics.requests,
         notifications: w.metrics.notifications,
         herd_factor: w.metrics.herd_factor(),
-        last_zxid: w.server().last_zxid(),
+        last_zxid: w.server().map_or(0, |s| s.last_zxid()),
+        service: w.service_kind().name(),
     }
 }
 
 /// The user's znodes (not `/zookeeper`), parents before children, siblings in sequence order.
 fn tree(w: &World, created: &[String]) -> Vec<ZnodeRow> {
-    let t = w.server().tree();
+    let Some(server) = w.server() else { return super::svc_frame::rows(w, created) };
+    let t = server.tree();
     let mut rows = Vec::new();
     let mut stack: Vec<(String, usize)> = vec![("/".into(), 0)];
     while let Some((path, depth)) = stack.pop() {
@@ -192,27 +198,31 @@ fn row(w: &World, path: &str, depth: usize, node: &crate::engine::tree::Znode, c
         cversion: st.cversion,
         num_children: st.num_children,
         fresh: created.iter().any(|c| c == path),
+        detail: String::new(),
     }
 }
 
 fn phase_class(p: &Phase) -> &'static str {
     match p {
         Phase::Idle => "idle",
-        Phase::Creating => "creating",
+        Phase::Creating | Phase::Requesting => "creating",
         Phase::Listing => "listing",
         Phase::Watching(_) => "watching",
         Phase::Holding => "holding",
         Phase::Releasing => "releasing",
         Phase::Waiting(_) => "waiting",
+        Phase::Backoff => "backoff",
     }
 }
 
 fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
     let phase = c.recipe.phase();
+    let zk = w.server().is_some();
     let (state_class, state_key) = match (c.proc, c.zk.conn) {
         (Proc::Crashed, _) => ("crashed", "state.crashed"),
         (Proc::Closed, _) => ("closed", "state.closed"),
         (Proc::Paused { .. }, _) => ("paused", "state.paused"),
+        _ if !zk => ("connected", "state.connected"),
         (_, Conn::Connected) => ("connected", "state.connected"),
         (_, Conn::Connecting) => ("connecting", "state.connecting"),
         (_, Conn::Disconnected) => ("disconnected", "state.disconnected"),
@@ -220,7 +230,10 @@ fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
         (_, Conn::Closed) => ("closed", "state.closed"),
     };
     let session = c.zk.session;
-    let expires_in = session.and_then(|s| w.server().sessions().get(s)).map(|s| s.expires_at as i64 - w.now as i64);
+    let expires_in = match w.server() {
+        Some(srv) => session.and_then(|s| srv.sessions().get(s)).map(|s| s.expires_at as i64 - w.now as i64),
+        None => svc_expiry(w, c),
+    };
     let done = c.app.state == AppState::Done;
     ClientRow {
         id: c.id,
@@ -228,7 +241,7 @@ fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
         phase_class: if done && phase == Phase::Idle { "done" } else { phase_class(&phase) },
         phase: if done && phase == Phase::Idle { t("phase.done", lang).to_string() } else { phase_text(&phase, lang) },
         node: c.recipe.my_node().map(str::to_string),
-        session: session.map(|s| s.to_string()).unwrap_or_else(|| "—".into()),
+        session: session.map(|s| s.to_string()).or_else(|| c.recipe.etcd_lease().map(|l| format!("lease {l:x}"))).unwrap_or_else(|| "—".into()),
         state_class,
         state: t(state_key, lang).to_string(),
         expires_in,
@@ -242,8 +255,22 @@ fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
     }
 }
 
+/// Ticks until the client's lease runs out at the service (etcd lease; Redis key TTL or SQL
+/// expiry while it holds).
+fn svc_expiry(w: &World, c: &Client) -> Option<i64> {
+    use crate::sim::world::Service;
+    let left = |t: u64| t as i64 - w.now as i64;
+    match &w.service {
+        Service::Etcd(e) => c.recipe.etcd_lease().and_then(|l| e.leases.get(&l)).map(|l| left(l.expires_at)),
+        Service::Redis(r) if w.svc_says_holder(c.id) => r.db.keys.get(crate::recipes::redis::KEY).and_then(|k| k.expire_at).map(left),
+        Service::Sql(s) if w.svc_says_holder(c.id) => s.rows.get(crate::recipes::sql::ROW).and_then(|r| r.expires_at).map(left),
+        _ => None,
+    }
+}
+
 fn watches(w: &World) -> Vec<WatchEdge> {
-    w.server()
+    let Some(server) = w.server() else { return super::svc_frame::watches(w) };
+    server
         .watches()
         .all()
         .into_iter()

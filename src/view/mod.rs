@@ -5,6 +5,7 @@ pub mod frame;
 pub mod i18n;
 pub mod layout;
 pub mod svg;
+pub mod svc_frame;
 pub mod url;
 
 pub use frame::{build, Frame};

@@ -1,0 +1,110 @@
+//! Which recipe a client runs, which lock service it needs, and its settings.
+
+use serde::{Deserialize, Serialize};
+
+/// Which recipe a client runs (the scenario's choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecipeKind {
+    None,
+    Naive,
+    Sequential,
+    Curator,
+    Rwlock,
+    NoRecheck,
+    LostWakeup,
+    RedisSetnx,
+    RedisLease,
+    EtcdMutex,
+    SqlInsert,
+    SqlLease,
+    SqlRowLock,
+}
+
+/// Which lock service a recipe talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ServiceKind {
+    ZooKeeper,
+    Redis,
+    Etcd,
+    Sql,
+}
+
+impl ServiceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceKind::ZooKeeper => "ZooKeeper",
+            ServiceKind::Redis => "Redis",
+            ServiceKind::Etcd => "etcd",
+            ServiceKind::Sql => "SQL",
+        }
+    }
+}
+
+impl RecipeKind {
+    pub const ALL: [RecipeKind; 13] = [
+        RecipeKind::Naive,
+        RecipeKind::Sequential,
+        RecipeKind::Curator,
+        RecipeKind::Rwlock,
+        RecipeKind::NoRecheck,
+        RecipeKind::LostWakeup,
+        RecipeKind::RedisSetnx,
+        RecipeKind::RedisLease,
+        RecipeKind::EtcdMutex,
+        RecipeKind::SqlInsert,
+        RecipeKind::SqlLease,
+        RecipeKind::SqlRowLock,
+        RecipeKind::None,
+    ];
+
+    pub fn service(self) -> ServiceKind {
+        match self {
+            RecipeKind::RedisSetnx | RecipeKind::RedisLease => ServiceKind::Redis,
+            RecipeKind::EtcdMutex => ServiceKind::Etcd,
+            RecipeKind::SqlInsert | RecipeKind::SqlLease | RecipeKind::SqlRowLock => ServiceKind::Sql,
+            _ => ServiceKind::ZooKeeper,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RecipeKind::None => "none",
+            RecipeKind::Naive => "naive",
+            RecipeKind::Sequential => "sequential",
+            RecipeKind::Curator => "curator",
+            RecipeKind::Rwlock => "rwlock",
+            RecipeKind::NoRecheck => "no_recheck",
+            RecipeKind::LostWakeup => "lost_wakeup",
+            RecipeKind::RedisSetnx => "redis_setnx",
+            RecipeKind::RedisLease => "redis_lease",
+            RecipeKind::EtcdMutex => "etcd_mutex",
+            RecipeKind::SqlInsert => "sql_insert",
+            RecipeKind::SqlLease => "sql_lease",
+            RecipeKind::SqlRowLock => "sql_row_lock",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RecipeKind> {
+        RecipeKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Per-client recipe settings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecipeConfig {
+    pub kind: RecipeKind,
+    /// For `rwlock`: this client takes the write lock (else the read lock).
+    pub writer: bool,
+    /// For `curator`: leases (1 = mutex, >1 = semaphore-like).
+    pub max_leases: u32,
+    /// Seed for this client's protection UUIDs and lock tokens.
+    pub uuid_seed: u64,
+    /// Lease length for Redis TTLs, etcd leases and SQL expiry columns (ticks = ms).
+    pub lease: u64,
+    /// Poll delay of the Redis and SQL recipes.
+    pub poll: u64,
+    /// `redis_setnx`: repair a lock key left without TTL.
+    pub ttl_repair: bool,
+}
+
