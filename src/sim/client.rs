@@ -44,6 +44,8 @@ pub enum Timer {
     Retry,
     /// Send the etcd lease keep-alive.
     KeepAlive,
+    /// The oldest request has gone unanswered for the read timeout: send it again.
+    Resend,
 }
 
 /// The client side of a non-ZooKeeper lock service: the recipe's poll timer and the etcd
@@ -52,10 +54,30 @@ pub enum Timer {
 pub struct SvcLib {
     pub retry_at: Option<Tick>,
     pub keepalive: Option<(i64, Tick, Tick)>,
-    /// Requests sent and not yet answered.
-    pub outstanding: u32,
+    /// Requests sent and not yet answered, oldest first, with when they were (re)sent.
+    pub unanswered: VecDeque<(SvcReq, Tick)>,
+    /// Client read timeout: an unanswered request is sent again after this long (a lost
+    /// reply or a cut link looks the same to the client). Blocking `FOR UPDATE` waits.
+    pub read_timeout: Tick,
     /// The client talks to ZooKeeper (its ZooKeeper library runs).
     pub zk: bool,
+}
+
+impl SvcLib {
+    /// When the oldest unanswered request will be sent again (never for a blocking SQL
+    /// statement, which legitimately waits, nor for keep-alives, which the next one replaces).
+    fn resend_at(&self) -> Option<Tick> {
+        use crate::services::sql::Stmt;
+        let (req, at) = self.unanswered.front()?;
+        let waits = matches!(req, SvcReq::Sql(Stmt::SelectForUpdate { nowait: false, .. }) | SvcReq::Etcd(Req::LeaseKeepAlive { .. }));
+        (!waits && self.read_timeout > 0).then(|| at + self.read_timeout)
+    }
+
+    fn resend(&mut self, now: Tick) -> Vec<Outgoing> {
+        let Some(front) = self.unanswered.front_mut() else { return Vec::new() };
+        front.1 = now;
+        vec![Outgoing::Svc(front.0.clone())]
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +128,7 @@ impl Client {
         if self.app.state != AppState::Done {
             timers.extend(self.svc.keepalive.map(|(_, _, t)| (t, Timer::KeepAlive)));
         }
+        timers.extend(self.svc.resend_at().map(|t| (t, Timer::Resend)));
         let resume = match self.proc {
             Proc::Paused { until } => until,
             _ => 0,
@@ -129,6 +152,7 @@ impl Client {
                 vec![AppOut::Recipe(RecipeIn::Retry)]
             }
             Timer::KeepAlive => return self.keepalive(now),
+            Timer::Resend => return self.svc.resend(now),
         };
         self.run(now, Vec::new(), app_outs, rng)
     }
@@ -143,7 +167,7 @@ impl Client {
     pub fn receive_svc(&mut self, now: Tick, msg: SvcAns, rng: &mut SimRng) -> Vec<Outgoing> {
         self.wake(now);
         if !matches!(msg, SvcAns::Watch(_)) {
-            self.svc.outstanding = self.svc.outstanding.saturating_sub(1);
+            self.svc.unanswered.pop_front();
         }
         if let SvcAns::Etcd(Resp::KeepAlive { ttl, .. }) = msg {
             // A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
@@ -156,8 +180,9 @@ impl Client {
     fn keepalive(&mut self, now: Tick) -> Vec<Outgoing> {
         let Some((lease, every, _)) = self.svc.keepalive else { return Vec::new() };
         self.svc.keepalive = Some((lease, every, now + every));
-        self.svc.outstanding += 1;
-        vec![Outgoing::Svc(SvcReq::Etcd(Req::LeaseKeepAlive { id: lease }))]
+        let req = SvcReq::Etcd(Req::LeaseKeepAlive { id: lease });
+        self.svc.unanswered.push_back((req.clone(), now));
+        vec![Outgoing::Svc(req)]
     }
 
     pub fn receive_res(&mut self, now: Tick, msg: ResDown, rng: &mut SimRng) -> Vec<Outgoing> {
@@ -224,7 +249,7 @@ impl Client {
                 Vec::new()
             }
             RecipeOut::Svc(req) => {
-                self.svc.outstanding += u32::from(!matches!(req, SvcReq::Etcd(Req::CancelWatch { .. })));
+                self.svc.unanswered.push_back((req.clone(), now));
                 out.push(Outgoing::Svc(req));
                 Vec::new()
             }

@@ -63,6 +63,7 @@ pub enum Key {
     SvcRequest,
     TimerRetry,
     TimerKeepAlive,
+    TimerResend,
     SvcBlocked,
     SvcAnswer,
     SvcWatchEvent,
@@ -240,7 +241,7 @@ fn template(k: Key, lang: Lang) -> &'static str {
         Key::CmdAcquire => ("{c} is asked to acquire the lock.", "要求 {c} 获取锁。"),
         Key::CmdRelease => ("{c} is asked to release the lock.", "要求 {c} 释放锁。"),
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
-        Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcExpiry | Key::SvcCrash => ("", ""),
+        Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcExpiry | Key::SvcCrash => ("", ""),
         Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::NotApplicable => ("", ""),
         Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };
@@ -252,8 +253,8 @@ fn template(k: Key, lang: Lang) -> &'static str {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 49] = [
-    Key::SvcRequest, Key::TimerRetry, Key::TimerKeepAlive, Key::SvcBlocked, Key::SvcAnswer, Key::SvcWatchEvent, Key::SvcHangup, Key::SvcExpiry,
+pub const ALL_KEYS: [Key; 50] = [
+    Key::SvcRequest, Key::TimerRetry, Key::TimerKeepAlive, Key::TimerResend, Key::SvcBlocked, Key::SvcAnswer, Key::SvcWatchEvent, Key::SvcHangup, Key::SvcExpiry,
     Key::SvcCrash, Key::FailoverRedis, Key::FailoverRedisRestart, Key::FailoverEtcd, Key::FailoverSql,
     Key::FailoverZk, Key::NotApplicable,
     Key::RequestArrives, Key::ConnectArrives, Key::ReconnectArrives, Key::PingArrives, Key::CloseArrives,

@@ -8,6 +8,7 @@ pub fn covers(k: Key) -> bool {
         Key::SvcRequest
             | Key::TimerRetry
             | Key::TimerKeepAlive
+            | Key::TimerResend
             | Key::SvcBlocked
             | Key::SvcAnswer
             | Key::SvcWatchEvent
@@ -28,6 +29,7 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
         Key::SvcRequest => ("The server runs {c}'s “{a}” and answers {b}.", "服务器执行 {c} 的“{a}”，应答 {b}。"),
         Key::TimerRetry => ("{c}'s poll delay is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
         Key::TimerKeepAlive => ("{c}'s client library sends a lease keep-alive (every third of the TTL).", "{c} 的客户端库发送租约续期（每隔 TTL 的三分之一）。"),
+        Key::TimerResend => ("{c} has had no answer for its read timeout and sends its request again (the first one may or may not have run).", "{c} 在读超时内没有收到应答，再次发送请求（第一次可能已经执行，也可能没有）。"),
         Key::SvcBlocked => ("{c}'s “{a}” has to wait: another transaction holds the row lock.", "{c} 的“{a}”必须等待：另一个事务持有该行锁。"),
         Key::SvcAnswer => ("{c} receives “{a}”.", "{c} 收到“{a}”。"),
         Key::SvcWatchEvent => ("{c}'s watch reports: {a}.", "{c} 的 watch 报告：{a}。"),

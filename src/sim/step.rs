@@ -175,6 +175,7 @@ impl World {
             Timer::Lib(LibTimer::Reconnect) => Key::TimerReconnect,
             Timer::Retry => Key::TimerRetry,
             Timer::KeepAlive => Key::TimerKeepAlive,
+            Timer::Resend => Key::TimerResend,
         };
         Narration::new(key, Some(c)).phase(self.clients[c].recipe.phase())
     }
@@ -228,7 +229,7 @@ impl World {
     }
 
     /// A message that is lost on the way (shown in flight, never delivered).
-    fn send_lost(&mut self, c: ClientId, payload: Payload) -> u64 {
+    pub(super) fn send_lost(&mut self, c: ClientId, payload: Payload) -> u64 {
         let newly_cut = self.net.partitioned.insert(c);
         let id = self.send(Node::Service, Node::Client(c), payload);
         if newly_cut {

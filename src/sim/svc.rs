@@ -63,6 +63,10 @@ impl World {
     }
 
     fn send_down_svc(&mut self, c: ClientId, a: SvcAns) {
+        if c < self.clients.len() && !matches!(a, SvcAns::Watch(_)) && self.net.drop_next_reply.remove(&c) {
+            self.send_lost(c, Payload::SvcDown(a));
+            return;
+        }
         if c < self.clients.len() {
             self.send(Node::Service, Node::Client(c), Payload::SvcDown(a));
         }

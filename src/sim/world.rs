@@ -297,7 +297,9 @@ fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         resource_io: sc.resource_io,
     };
     let start = 1 + rng.range(0, sc.start_spread);
-    Client::new(i, ZkClient::new(sc.session_timeout), Recipe::new(&cfg), App::new(app_cfg, start))
+    let mut client = Client::new(i, ZkClient::new(sc.session_timeout), Recipe::new(&cfg), App::new(app_cfg, start));
+    client.svc.read_timeout = if sc.timeless { 0 } else { sc.session_timeout };
+    client
 }
 
 /// The scenario's lock service, prepared as an operator would: ZooKeeper with `/locks`, a
