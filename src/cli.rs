@@ -10,6 +10,8 @@ const USAGE: &str = "usage:
   lockstep run --scenario NAME [--seed N] [--steps N] [--json] [--lang en|zh]
                                        print the narrated trace of a preset (or a scenario .json file)
   lockstep scenarios [--lang en|zh]    list the presets
+  lockstep matrix [--json]             run every recipe through the fault probes and print the
+                                       requirements matrix
 ";
 
 /// Runs the CLI and returns the process exit status (2 for bad usage or a malformed input).
@@ -18,6 +20,15 @@ pub fn main(args: &[String]) -> i32 {
         Some("replay") => replay(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
+        Some("matrix") => {
+            let rows = lockstep::sim::matrix::matrix();
+            if args.iter().any(|a| a == "--json") {
+                println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+            } else {
+                print!("{}", lockstep::sim::matrix::render(&rows));
+            }
+            Ok(())
+        }
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(())

@@ -90,7 +90,20 @@ impl Mutex {
                 Some(_) => self.txn(),
                 None => self.go(Step::Grant, Phase::Creating, send(Req::LeaseGrant { ttl: self.ttl_s })),
             },
+            // Locking again with the same session: the txn's else branch finds myKey, whose
+            // create revision is the owner's, so Lock returns at once (re-entrant per session).
+            RecipeIn::Acquire if self.phase == Phase::Holding => {
+                let mut out = self.txn();
+                self.phase = Phase::Holding;
+                out.truncate(1);
+                out
+            }
             RecipeIn::Release if self.phase == Phase::Holding => self.go(Step::Unlock, Phase::Releasing, send(Req::Kv(Op::Delete { key: self.my_key(), prefix: false }))),
+            // A second Unlock (3.4.23 reset myKey to "\x00"): it deletes nothing and succeeds.
+            RecipeIn::Release if self.phase == Phase::Idle => {
+                self.step = Step::Unlock;
+                vec![send(Req::Kv(Op::Delete { key: "\0".into(), prefix: false }))]
+            }
             // The keep-alive found the lease gone: the session is over.
             RecipeIn::Session(SessionEvent::Expired) => self.session_lost(),
             RecipeIn::Svc(SvcAns::Etcd(r)) => self.reply(r),
@@ -128,6 +141,7 @@ impl Mutex {
                 out.extend(self.txn());
                 out
             }
+            (Step::Txn, Resp::Kv { resp: OpResp::Txn { .. }, .. }) if self.phase == Phase::Holding => self.hold(),
             (Step::Txn, Resp::Kv { revision, resp: OpResp::Txn { succeeded, responses } }) => {
                 let first = |i: usize| match responses.get(i) {
                     Some(OpResp::Range { kvs, .. }) => kvs.first().cloned(),
@@ -149,6 +163,9 @@ impl Mutex {
             },
             (Step::Unlock, Resp::Kv { .. }) => {
                 self.step = Step::None;
+                if self.phase == Phase::Idle {
+                    return vec![RecipeOut::Released];
+                }
                 super::released(&mut self.phase, &mut self.my_node)
             }
             // A lost lease mid-acquire (unknown lease on put): start a new session.

@@ -88,6 +88,8 @@ impl Insert {
 pub struct RowLock {
     pub phase: Phase,
     pub my_node: Option<String>,
+    /// Nested acquires waiting for their SELECT's answer.
+    nested: u32,
 }
 
 impl RowLock {
@@ -97,16 +99,31 @@ impl RowLock {
                 self.phase = Phase::Requesting;
                 vec![stmt(Stmt::Begin), stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
             }
+            // The same transaction locks the row again: it already holds it, so this returns at once.
+            RecipeIn::Acquire if self.phase == Phase::Holding => {
+                self.nested += 1;
+                vec![stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
+            }
             RecipeIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
                 vec![stmt(Stmt::Commit)]
+            }
+            // Another COMMIT outside a transaction: PostgreSQL warns and answers COMMIT.
+            RecipeIn::Release if self.phase == Phase::Idle => {
+                self.phase = Phase::Releasing;
+                vec![stmt(Stmt::Commit)]
+            }
+            RecipeIn::Svc(SvcAns::Sql(Answer::Ok { tag, .. })) if self.phase == Phase::Holding && self.nested > 0 && tag.starts_with("SELECT") => {
+                self.nested -= 1;
+                vec![RecipeOut::Acquired { token: 0 }]
             }
             RecipeIn::Svc(SvcAns::Sql(a)) => match (&self.phase, a) {
                 (Phase::Requesting, Answer::Ok { tag, .. }) if tag == "BEGIN" => {
                     self.phase = Phase::Waiting(ROW.into());
                     Vec::new()
                 }
-                (Phase::Waiting(_), Answer::Ok { rows, .. }) if !rows.is_empty() => {
+                // The SELECT's answer (also if BEGIN's answer was lost and never came).
+                (Phase::Waiting(_) | Phase::Requesting, Answer::Ok { rows, .. }) if !rows.is_empty() => {
                     self.phase = Phase::Holding;
                     self.my_node = Some(ROW.into());
                     vec![RecipeOut::Acquired { token: 0 }]

@@ -60,6 +60,8 @@ pub struct App {
     pub acquisitions: u64,
     pub wait_total: Tick,
     pub wait_max: Tick,
+    /// Grants of a nested (reentrant) acquire while already holding.
+    pub nested_grants: u64,
 }
 
 /// How many recent wait times a client keeps for its sparkline.
@@ -82,6 +84,7 @@ impl App {
             acquisitions: 0,
             wait_total: 0,
             wait_max: 0,
+            nested_grants: 0,
         }
     }
 
@@ -99,6 +102,7 @@ impl App {
 
     pub fn on_acquired(&mut self, now: Tick, token: i64) -> Vec<AppOut> {
         if self.state != AppState::Acquiring {
+            self.nested_grants += u64::from(self.token.is_some());
             return Vec::new();
         }
         let waited = now - self.acquire_since;

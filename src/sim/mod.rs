@@ -8,6 +8,7 @@ mod describe;
 pub mod explore;
 mod faults;
 pub mod history;
+pub mod matrix;
 pub mod monitors;
 pub mod narrate;
 mod narrate_svc;

@@ -136,8 +136,9 @@ impl World {
                 self.answer(answers, Vec::new());
                 Key::FailoverSql
             }
-            Service::ZooKeeper(_) => {
-                self.stall_until = now + 2 * self.latency.max.max(1) + 200;
+            // A ZooKeeper election is short next to the session timeout (a tick time here).
+            Service::ZooKeeper(s) => {
+                self.stall_until = now + s.config().tick_time_ms;
                 Key::FailoverZk
             }
         };
@@ -161,12 +162,18 @@ impl World {
         }
     }
 
-    /// A polling client can never succeed: the lock entry has no expiry and its owner is gone.
+    /// A polling client can never succeed: the lock entry has no expiry and its owner is gone,
+    /// or is this very client, which no longer knows it (its acquire reply was lost).
     pub fn svc_stuck(&self, c: ClientId) -> bool {
-        let alive_owner = |token: &str| self.clients.iter().any(|o| o.alive() && o.id != c && o.recipe.lock_id().as_deref() == Some(token));
+        let hopeless = |token: &str| match self.clients.iter().find(|o| o.recipe.lock_id().as_deref() == Some(token)) {
+            None => true,
+            Some(o) if !o.alive() => true,
+            Some(o) if o.id == c => o.svc.unanswered.is_empty() && !self.net.busy(Node::Client(c)),
+            Some(_) => false,
+        };
         match &self.service {
-            Service::Redis(r) => r.db.keys.get(crate::recipes::redis::KEY).is_some_and(|e| e.expire_at.is_none() && !alive_owner(&e.value) && !self.repairs()),
-            Service::Sql(s) => s.rows.get(crate::recipes::sql::ROW).is_some_and(|r| r.expires_at.is_none() && r.owner != "-" && !alive_owner(&r.owner)),
+            Service::Redis(r) => r.db.keys.get(crate::recipes::redis::KEY).is_some_and(|e| e.expire_at.is_none() && hopeless(&e.value) && !self.repairs()),
+            Service::Sql(s) => s.rows.get(crate::recipes::sql::ROW).is_some_and(|r| r.expires_at.is_none() && r.owner != "-" && hopeless(&r.owner)),
             _ => false,
         }
     }

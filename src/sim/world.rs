@@ -292,7 +292,7 @@ fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         think_max: sc.think_max,
         rounds: sc.rounds,
         writer: writer || sc.recipe != RecipeKind::Rwlock,
-        nesting: if sc.recipe == RecipeKind::Curator { sc.nesting } else { 1 },
+        nesting: sc.nesting,
         acquire_timeout: timeout,
         resource_io: sc.resource_io,
     };

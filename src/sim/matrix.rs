@@ -1,0 +1,195 @@
+//! The requirements matrix, computed from runs rather than typed in: each recipe runs the same
+//! probe scenarios (no fault, holder crash, long pause, partition, lost reply, failover, a
+//! nested acquire, ten clients) and each cell reports what its monitors and metrics saw.
+
+use serde::{Deserialize, Serialize};
+
+use super::narrate::Key;
+use super::scenario::{Command, Scenario, TimedCommand};
+use super::Simulation;
+use crate::recipes::RecipeKind;
+
+/// The recipes the matrix compares (the broken teaching recipes and "no lock" are left out).
+pub const RECIPES: [RecipeKind; 10] = [
+    RecipeKind::Naive,
+    RecipeKind::Sequential,
+    RecipeKind::Curator,
+    RecipeKind::RedisSetnx,
+    RecipeKind::RedisLease,
+    RecipeKind::EtcdMutex,
+    RecipeKind::SqlInsert,
+    RecipeKind::SqlLease,
+    RecipeKind::SqlRowLock,
+    RecipeKind::None,
+];
+
+/// The fault probes, each a column of the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Probe {
+    NoFault,
+    Crash,
+    Pause,
+    Partition,
+    LostReply,
+    Failover,
+}
+
+pub const PROBES: [Probe; 6] = [Probe::NoFault, Probe::Crash, Probe::Pause, Probe::Partition, Probe::LostReply, Probe::Failover];
+
+/// What one probe run showed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Never two believers; everyone got the lock.
+    Safe,
+    /// Two clients believed they held the lock, but fencing rejected every stale write.
+    Fenced,
+    /// Two believers and an update was lost even with fencing on.
+    Unsafe,
+    /// Safe, but a client waits forever (the stuck monitor) or never gets the lock.
+    Stuck,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Row {
+    pub recipe: RecipeKind,
+    pub outcomes: Vec<(Probe, Outcome, u64)>,
+    /// Ticks from the holder's crash until another client held the lock (None: never).
+    pub crash_handover: Option<u64>,
+    pub reentrant: bool,
+    /// Waiters poll (retry timers) rather than block or watch.
+    pub polls: bool,
+    pub fencing_token: bool,
+    /// Requests and messages per acquisition with ten clients and no faults, in tenths
+    /// (integers keep float formatting out of the wasm bundle).
+    pub requests_x10: u64,
+    pub messages_x10: u64,
+}
+
+/// The probe scenario: C1 holds first, the fault hits it at tick 8; every pause or cut lasts
+/// longer than any lease or session in the defaults (3000 ticks vs 2000 and 12).
+pub fn probe(recipe: RecipeKind, p: Probe) -> Scenario {
+    let at = |at, command| TimedCommand { at, command };
+    let faults = match p {
+        Probe::NoFault => Vec::new(),
+        Probe::Crash => vec![at(8, Command::Crash { client: 0 })],
+        Probe::Pause => vec![at(8, Command::Pause { client: 0, ticks: 3000 })],
+        Probe::Partition => vec![at(8, Command::Partition { client: 0 }), at(3008, Command::Heal { client: 0 })],
+        Probe::LostReply => vec![at(1, Command::DropReply { client: 0 })],
+        Probe::Failover => vec![at(3, Command::Failover)],
+    };
+    let replica_lag = matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease).then_some(5);
+    Scenario { recipe, clients: 3, latency_min: 1, latency_max: 1, start_spread: 0, hold_min: 20, hold_max: 20, fencing: true, replica_lag, faults, ..Scenario::default() }
+}
+
+const STEPS: u64 = 6000;
+
+fn run(sc: Scenario) -> Simulation {
+    let mut sim = Simulation::new(sc);
+    sim.run_steps(STEPS);
+    sim
+}
+
+fn outcome(sim: &Simulation) -> (Outcome, u64) {
+    let m = &sim.world().monitors;
+    let everyone = sim.world().clients.iter().filter(|c| c.alive()).all(|c| c.app.acquisitions > 0);
+    match (m.belief, m.lost_update, m.stuck) {
+        (Some(_), Some(s), _) => (Outcome::Unsafe, s),
+        (Some(s), None, _) => (Outcome::Fenced, s),
+        (None, _, Some(s)) => (Outcome::Stuck, s),
+        (None, _, None) if !everyone => (Outcome::Stuck, sim.cursor()),
+        _ => (Outcome::Safe, 0),
+    }
+}
+
+fn crash_handover(sim: &Simulation) -> Option<u64> {
+    let crash = sim.records().iter().find(|r| matches!(r.narration.key, Key::CmdCrash | Key::SvcCrash))?;
+    let next = sim.records().iter().find(|r| r.index > crash.index && r.narration.client != Some(0) && r.narration.phase == Some(crate::recipes::Phase::Holding))?;
+    Some(next.time - crash.time)
+}
+
+pub fn row(recipe: RecipeKind) -> Row {
+    let mut outcomes = Vec::new();
+    let mut crash = None;
+    for p in PROBES {
+        let sim = run(probe(recipe, p));
+        let (o, step) = outcome(&sim);
+        if p == Probe::Crash {
+            crash = crash_handover(&sim);
+        }
+        outcomes.push((p, o, step));
+    }
+    let nested = run(Scenario { clients: 1, nesting: 2, ..probe(recipe, Probe::NoFault) });
+    let ten = run(Scenario { clients: 10, ..probe(recipe, Probe::NoFault) });
+    let w = ten.world();
+    let acquisitions = w.clients.iter().map(|c| c.app.acquisitions).sum::<u64>().max(1);
+    let tokens: Vec<i64> = w.resource.writes.iter().map(|x| x.token).collect();
+    Row {
+        recipe,
+        outcomes,
+        crash_handover: crash,
+        reentrant: nested.world().clients[0].app.nested_grants > 0,
+        polls: ten.records().iter().any(|r| r.narration.key == Key::TimerRetry),
+        fencing_token: tokens.len() > 1 && tokens.windows(2).all(|p| p[1] > p[0]),
+        requests_x10: w.metrics.requests * 10 / acquisitions,
+        messages_x10: w.metrics.messages * 10 / acquisitions,
+    }
+}
+
+pub fn matrix() -> Vec<Row> {
+    RECIPES.iter().map(|r| row(*r)).collect()
+}
+
+impl Outcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Safe => "safe",
+            Outcome::Fenced => "fenced",
+            Outcome::Unsafe => "UNSAFE",
+            Outcome::Stuck => "stuck",
+        }
+    }
+}
+
+impl Probe {
+    pub fn name(self) -> &'static str {
+        match self {
+            Probe::NoFault => "no fault",
+            Probe::Crash => "crash",
+            Probe::Pause => "pause",
+            Probe::Partition => "partition",
+            Probe::LostReply => "lost reply",
+            Probe::Failover => "failover",
+        }
+    }
+}
+
+/// A plain-text table (the CLI's output).
+pub fn render(rows: &[Row]) -> String {
+    let mut out = format!("{:<13}", "recipe");
+    for p in PROBES {
+        out.push_str(&format!("{:<11}", p.name()));
+    }
+    out.push_str("handover  reentrant  waits   token  req/acq  msg/acq\n");
+    for r in rows {
+        out.push_str(&format!("{:<13}", r.recipe.name()));
+        for (_, o, _) in &r.outcomes {
+            out.push_str(&format!("{:<11}", o.name()));
+        }
+        let handover = r.crash_handover.map_or("never".to_string(), |t| format!("{t} ticks"));
+        let waits = if r.polls { "polls" } else { "blocks" };
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        out.push_str(&format!(
+            "{handover:<10}{:<11}{waits:<8}{:<7}{:<9}{}\n",
+            yes(r.reentrant),
+            yes(r.fencing_token),
+            tenths(r.requests_x10),
+            tenths(r.messages_x10)
+        ));
+    }
+    out
+}
+
+/// 123 → "12.3".
+pub fn tenths(x: u64) -> String {
+    format!("{}.{}", x / 10, x % 10)
+}
