@@ -10,9 +10,8 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 echo "== native tests (cargo test)"
 cargo test --locked
 
-echo "== release build of the wasm app (trunk build --release --offline)"
-trunk build --release --offline
-ls -l dist/*.wasm
+echo "== release build of both bundles (scripts/build.sh)"
+scripts/build.sh
 
 echo "== end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs

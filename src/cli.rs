@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use lockstep::sim::presets::{self, PRESETS};
+use lockstep::sim::presets;
 use lockstep::sim::{Lang, Scenario, Simulation};
 
 const USAGE: &str = "usage:
@@ -20,6 +20,7 @@ pub fn main(args: &[String]) -> i32 {
         Some("replay") => replay(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
+        #[cfg(feature = "services")]
         Some("matrix") => {
             let rows = lockstep::sim::matrix::matrix();
             if args.iter().any(|a| a == "--json") {
@@ -99,7 +100,7 @@ fn run(args: &[String]) -> Result<(), String> {
 fn scenarios(args: &[String]) -> Result<(), String> {
     let lang = lang(args)?;
     let mut out = std::io::stdout().lock();
-    for p in PRESETS {
+    for p in presets::all() {
         let _ = writeln!(out, "{:<22} {}\n{:<22} {}\n", p.id, p.title(lang), "", p.lesson(lang));
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! Same scenario + seed + commands ⇒ identical history, also after back, seek and fork.
 
-use lockstep::sim::presets::PRESETS;
+use lockstep::sim::presets;
 use lockstep::sim::{Command, Scenario, Simulation};
 
 fn full(sc: &Scenario, steps: u64) -> Simulation {
@@ -11,7 +11,7 @@ fn full(sc: &Scenario, steps: u64) -> Simulation {
 
 #[test]
 fn same_seed_same_trace_hash_for_every_preset() {
-    for p in PRESETS {
+    for p in presets::all() {
         let (a, b) = (full(&p.scenario(), 2000), full(&p.scenario(), 2000));
         assert_eq!(a.trace_hash(), b.trace_hash(), "{}", p.id);
     }

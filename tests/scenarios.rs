@@ -2,7 +2,7 @@
 
 use lockstep::recipes::Phase;
 use lockstep::sim::narrate::Key;
-use lockstep::sim::presets::{self, PRESETS};
+use lockstep::sim::presets;
 use lockstep::sim::{Lang, Simulation, StepRecord};
 
 fn run(id: &str) -> Simulation {
@@ -152,7 +152,7 @@ fn id_generators_duplicate_ids_without_the_lock_and_not_with_it() {
 
 #[test]
 fn every_preset_runs_and_narrates_in_english_and_chinese() {
-    for p in PRESETS {
+    for p in presets::all() {
         let sim = run(p.id);
         assert!(sim.len() > 20, "{}", p.id);
         for r in sim.records() {

@@ -9,13 +9,17 @@
 pub mod broken;
 pub mod curator;
 pub mod decide;
+#[cfg(feature = "services")]
 pub mod etcd;
 mod kind;
 pub mod naive;
+#[cfg(feature = "services")]
 pub mod redis;
 pub mod rwlock;
 pub mod sequential;
+#[cfg(feature = "services")]
 pub mod sql;
+#[cfg(feature = "services")]
 pub mod wire;
 
 use serde::{Deserialize, Serialize};
@@ -121,9 +125,13 @@ pub enum Recipe {
     Rwlock(curator::Curator),
     NoRecheck(broken::NoRecheck),
     LostWakeup(broken::LostWakeup),
+    #[cfg(feature = "services")]
     Redis(redis::Redis),
+    #[cfg(feature = "services")]
     Etcd(etcd::Mutex),
+    #[cfg(feature = "services")]
     SqlInsert(sql::Insert),
+    #[cfg(feature = "services")]
     SqlRowLock(sql::RowLock),
 }
 
@@ -137,9 +145,13 @@ macro_rules! each {
             Recipe::Rwlock($r) => $body,
             Recipe::NoRecheck($r) => $body,
             Recipe::LostWakeup($r) => $body,
+            #[cfg(feature = "services")]
             Recipe::Redis($r) => $body,
+            #[cfg(feature = "services")]
             Recipe::Etcd($r) => $body,
+            #[cfg(feature = "services")]
             Recipe::SqlInsert($r) => $body,
+            #[cfg(feature = "services")]
             Recipe::SqlRowLock($r) => $body,
         }
     };
@@ -155,14 +167,7 @@ impl Recipe {
             RecipeKind::Rwlock => Recipe::Rwlock(rwlock::RwLock::new(cfg.writer, cfg.uuid_seed)),
             RecipeKind::NoRecheck => Recipe::NoRecheck(broken::NoRecheck::default()),
             RecipeKind::LostWakeup => Recipe::LostWakeup(broken::LostWakeup::default()),
-            RecipeKind::RedisSetnx | RecipeKind::RedisLease => {
-                let atomic = cfg.kind == RecipeKind::RedisLease;
-                Recipe::Redis(redis::Redis::new(atomic, cfg.ttl_repair, cfg.lease, cfg.poll, cfg.uuid_seed))
-            }
-            RecipeKind::EtcdMutex => Recipe::Etcd(etcd::Mutex::new(cfg.lease)),
-            RecipeKind::SqlInsert => Recipe::SqlInsert(sql::Insert::new(None, cfg.poll, cfg.uuid_seed)),
-            RecipeKind::SqlLease => Recipe::SqlInsert(sql::Insert::new(Some(cfg.lease), cfg.poll, cfg.uuid_seed)),
-            RecipeKind::SqlRowLock => Recipe::SqlRowLock(sql::RowLock::default()),
+            _ => Recipe::other(cfg),
         }
     }
 
@@ -191,38 +196,52 @@ impl Recipe {
         }
     }
 
-    pub fn service(&self) -> ServiceKind {
-        match self {
-            Recipe::Redis(_) => ServiceKind::Redis,
-            Recipe::Etcd(_) => ServiceKind::Etcd,
-            Recipe::SqlInsert(_) | Recipe::SqlRowLock(_) => ServiceKind::Sql,
-            _ => ServiceKind::ZooKeeper,
-        }
-    }
-
-    /// The etcd session's lease, if any.
-    pub fn etcd_lease(&self) -> Option<i64> {
-        match self {
-            Recipe::Etcd(m) => m.lease,
-            _ => None,
-        }
-    }
-
-    /// The token or owner string this client puts in the lock entry (Redis, SQL).
-    pub fn lock_id(&self) -> Option<String> {
-        match self {
-            Recipe::Redis(r) if !r.token.is_empty() => Some(r.token.clone()),
-            Recipe::SqlInsert(s) => Some(s.owner.clone()),
-            _ => None,
-        }
-    }
-
     /// Reentrancy count (Curator only; 1 while held otherwise).
     pub fn hold_count(&self) -> u32 {
         match self {
             Recipe::Curator(c) | Recipe::Rwlock(c) => c.count,
             _ => u32::from(self.holding()),
         }
+    }
+}
+
+/// Without the other lock services there is nothing to send them: the wire types are
+/// uninhabited, so every path that would carry one compiles away.
+#[cfg(not(feature = "services"))]
+pub mod wire {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum SvcReq {}
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum SvcAns {}
+
+    impl SvcReq {
+        pub fn label(&self) -> String {
+            match *self {}
+        }
+    }
+    impl SvcAns {
+        pub fn label(&self) -> String {
+            match *self {}
+        }
+    }
+}
+
+/// Without the other lock services every recipe talks to ZooKeeper.
+#[cfg(not(feature = "services"))]
+impl Recipe {
+    fn other(_: &RecipeConfig) -> Recipe {
+        Recipe::None(NoLock::default())
+    }
+    pub fn service(&self) -> ServiceKind {
+        ServiceKind::ZooKeeper
+    }
+    pub fn etcd_lease(&self) -> Option<i64> {
+        None
+    }
+    pub fn lock_id(&self) -> Option<String> {
+        None
     }
 }
 

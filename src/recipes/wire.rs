@@ -77,6 +77,52 @@ fn etcd_answer(r: &Resp) -> String {
     }
 }
 
+impl super::Recipe {
+    /// Recipes for the lock services beside ZooKeeper.
+    pub(super) fn other(cfg: &super::RecipeConfig) -> super::Recipe {
+        use super::{etcd, redis, sql, Recipe, RecipeKind};
+        match cfg.kind {
+            RecipeKind::RedisSetnx | RecipeKind::RedisLease => {
+                let atomic = cfg.kind == RecipeKind::RedisLease;
+                Recipe::Redis(redis::Redis::new(atomic, cfg.ttl_repair, cfg.lease, cfg.poll, cfg.uuid_seed))
+            }
+            RecipeKind::EtcdMutex => Recipe::Etcd(etcd::Mutex::new(cfg.lease)),
+            RecipeKind::SqlInsert => Recipe::SqlInsert(sql::Insert::new(None, cfg.poll, cfg.uuid_seed)),
+            RecipeKind::SqlLease => Recipe::SqlInsert(sql::Insert::new(Some(cfg.lease), cfg.poll, cfg.uuid_seed)),
+            _ => Recipe::SqlRowLock(sql::RowLock::default()),
+        }
+    }
+
+    pub fn service(&self) -> super::ServiceKind {
+        use super::{Recipe, ServiceKind};
+        match self {
+            Recipe::Redis(_) => ServiceKind::Redis,
+            Recipe::Etcd(_) => ServiceKind::Etcd,
+            Recipe::SqlInsert(_) | Recipe::SqlRowLock(_) => ServiceKind::Sql,
+            _ => ServiceKind::ZooKeeper,
+        }
+    }
+
+    /// The etcd session's lease, if any.
+    pub fn etcd_lease(&self) -> Option<i64> {
+        match self {
+            super::Recipe::Etcd(m) => m.lease,
+            _ => None,
+        }
+    }
+
+    /// The token or owner string this client puts in the lock entry (Redis, SQL).
+    pub fn lock_id(&self) -> Option<String> {
+        use super::Recipe;
+        match self {
+            Recipe::Redis(r) if !r.token.is_empty() => Some(r.token.clone()),
+            Recipe::SqlInsert(s) => Some(s.owner.clone()),
+            _ => None,
+        }
+    }
+
+}
+
 /// Random-looking lock tokens, unique per client and attempt (a real client would use 128
 /// random bits; the simulation derives them from the client's seed so runs replay exactly).
 pub fn token(seed: u64, n: u32) -> String {

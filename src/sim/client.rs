@@ -11,6 +11,7 @@ use super::types::{ClientId, ResDown, ResUp, Tick, ZkDown, ZkUp};
 use super::zkclient::{LibOut, LibTimer, ZkClient};
 use crate::recipes::wire::{SvcAns, SvcReq};
 use crate::recipes::{Recipe, RecipeIn, RecipeOut, SessionEvent};
+#[cfg(feature = "services")]
 use crate::services::etcd::types::{Req, Resp};
 
 /// Whether the process runs.
@@ -67,10 +68,8 @@ impl SvcLib {
     /// When the oldest unanswered request will be sent again (never for a blocking SQL
     /// statement, which legitimately waits, nor for keep-alives, which the next one replaces).
     fn resend_at(&self) -> Option<Tick> {
-        use crate::services::sql::Stmt;
         let (req, at) = self.unanswered.front()?;
-        let waits = matches!(req, SvcReq::Sql(Stmt::SelectForUpdate { nowait: false, .. }) | SvcReq::Etcd(Req::LeaseKeepAlive { .. }));
-        (!waits && self.read_timeout > 0).then(|| at + self.read_timeout)
+        (!waits(req) && self.read_timeout > 0).then(|| at + self.read_timeout)
     }
 
     fn resend(&mut self, now: Tick) -> Vec<Outgoing> {
@@ -78,6 +77,27 @@ impl SvcLib {
         front.1 = now;
         vec![Outgoing::Svc(front.0.clone())]
     }
+}
+
+/// A request that legitimately waits (a blocking `FOR UPDATE`) or that the next one replaces
+/// (a keep-alive): never resent.
+#[cfg(feature = "services")]
+fn waits(req: &SvcReq) -> bool {
+    use crate::services::sql::Stmt;
+    matches!(req, SvcReq::Sql(Stmt::SelectForUpdate { nowait: false, .. }) | SvcReq::Etcd(Req::LeaseKeepAlive { .. }))
+}
+
+#[cfg(not(feature = "services"))]
+fn waits(_: &SvcReq) -> bool {
+    true
+}
+
+/// A pushed event (an etcd watch message) rather than the answer to a request.
+pub fn is_event(a: &SvcAns) -> bool {
+    #[cfg(feature = "services")]
+    return matches!(a, SvcAns::Watch(_));
+    #[cfg(not(feature = "services"))]
+    match *a {}
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -166,9 +186,10 @@ impl Client {
     /// An answer or watch event from a non-ZooKeeper lock service.
     pub fn receive_svc(&mut self, now: Tick, msg: SvcAns, rng: &mut SimRng) -> Vec<Outgoing> {
         self.wake(now);
-        if !matches!(msg, SvcAns::Watch(_)) {
+        if !is_event(&msg) {
             self.svc.unanswered.pop_front();
         }
+        #[cfg(feature = "services")]
         if let SvcAns::Etcd(Resp::KeepAlive { ttl, .. }) = msg {
             // A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
             let lost = if ttl <= 0 { vec![AppOut::Recipe(RecipeIn::Session(SessionEvent::Expired))] } else { Vec::new() };
@@ -177,6 +198,12 @@ impl Client {
         self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Svc(msg))], rng)
     }
 
+    #[cfg(not(feature = "services"))]
+    fn keepalive(&mut self, _: Tick) -> Vec<Outgoing> {
+        Vec::new()
+    }
+
+    #[cfg(feature = "services")]
     fn keepalive(&mut self, now: Tick) -> Vec<Outgoing> {
         let Some((lease, every, _)) = self.svc.keepalive else { return Vec::new() };
         self.svc.keepalive = Some((lease, every, now + every));

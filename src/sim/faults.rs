@@ -6,7 +6,9 @@ use super::narrate::{Key, Narration};
 use super::network::Latency;
 use super::scenario::Command;
 use super::types::{ClientId, Node, Payload, SvcUp};
+#[cfg(feature = "services")]
 use crate::recipes::wire::SvcReq;
+#[cfg(feature = "services")]
 use crate::services::etcd::types::Req;
 use super::world::World;
 use crate::engine::Input;
@@ -35,6 +37,7 @@ impl World {
             Command::Close { .. } if !zk => {
                 self.clients[ci].app.state = super::app::AppState::Done;
                 self.clients[ci].proc = Proc::Closed;
+                #[cfg(feature = "services")]
                 if let Some(id) = self.clients[ci].recipe.etcd_lease() {
                     self.send_from(ci, Outgoing::Svc(SvcReq::Etcd(Req::LeaseRevoke { id })));
                 }
@@ -102,6 +105,7 @@ impl World {
             return Narration::new(Key::CmdExpire, Some(ci));
         }
         match (self.clients[ci].recipe.etcd_lease(), &mut self.service) {
+            #[cfg(feature = "services")]
             (Some(id), super::world::Service::Etcd(e)) => {
                 let (_, msgs) = e.request(now, u32::MAX, &Req::LeaseRevoke { id });
                 for m in msgs {

@@ -8,16 +8,23 @@ mod describe;
 pub mod explore;
 mod faults;
 pub mod history;
+#[cfg(feature = "services")]
 pub mod matrix;
 pub mod monitors;
 pub mod narrate;
 mod narrate_svc;
 pub mod network;
 pub mod presets;
+#[cfg(feature = "services")]
+pub mod presets_svc;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
 pub mod step;
+#[cfg(feature = "services")]
+mod svc;
+#[cfg(not(feature = "services"))]
+#[path = "svc_stub.rs"]
 mod svc;
 pub mod types;
 pub mod world;

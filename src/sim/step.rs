@@ -138,13 +138,12 @@ impl World {
                 (self.clients[c].receive_zk(now, m, rng), n)
             }
             Payload::SvcDown(m) => {
-                let n = match &m {
-                    crate::recipes::wire::SvcAns::Watch(_) => {
-                        self.metrics.notifications += 1;
-                        self.metrics.wakeups += u64::from(was_waiting);
-                        Narration::new(Key::SvcWatchEvent, Some(c)).a(m.label())
-                    }
-                    _ => Narration::new(Key::SvcAnswer, Some(c)).a(m.label()),
+                let n = if super::client::is_event(&m) {
+                    self.metrics.notifications += 1;
+                    self.metrics.wakeups += u64::from(was_waiting);
+                    Narration::new(Key::SvcWatchEvent, Some(c)).a(m.label())
+                } else {
+                    Narration::new(Key::SvcAnswer, Some(c)).a(m.label())
                 };
                 let releasing = self.clients[c].recipe.phase() == crate::recipes::Phase::Releasing;
                 let out = self.clients[c].receive_svc(now, m, rng);

@@ -192,6 +192,13 @@ impl World {
     }
 }
 
+/// Traffic that goes on forever in the background (keep-alives) or ends a connection: the
+/// world counts as quiet with only these in flight.
+pub fn background(p: &Payload) -> bool {
+    use crate::services::etcd::types::{Req, Resp};
+    matches!(p, Payload::SvcUp(SvcUp::Req(SvcReq::Etcd(Req::LeaseKeepAlive { .. })) | SvcUp::Hangup) | Payload::SvcDown(SvcAns::Etcd(Resp::KeepAlive { .. })))
+}
+
 /// What the server does when a client's connection closes.
 fn service_hangup(service: &mut Service, now: Tick, conn: u32) -> Vec<(ClientId, SvcAns)> {
     match service {

@@ -41,8 +41,11 @@ impl SessionOwners {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Service {
     ZooKeeper(Server),
+    #[cfg(feature = "services")]
     Redis(crate::services::redis::Redis),
+    #[cfg(feature = "services")]
     Etcd(crate::services::etcd::Etcd),
+    #[cfg(feature = "services")]
     Sql(crate::services::sql::Sql),
 }
 
@@ -256,18 +259,13 @@ impl World {
     /// scripted command remains, and nothing but pings is in flight.
     pub fn quiescent(&self) -> bool {
         use super::app::AppState;
-        use crate::services::etcd::types::{Req, Resp};
-        use super::types::SvcUp;
-        use crate::recipes::wire::{SvcAns, SvcReq};
         let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.zk.outstanding() == 0));
         let only_pings = self.net.in_flight().all(|e| {
             matches!(
                 e.payload,
                 Payload::ZkUp(super::types::ZkUp::Ping)
                     | Payload::ZkDown(super::types::ZkDown::Output(crate::engine::Output::Pong { .. }))
-                    | Payload::SvcUp(SvcUp::Req(SvcReq::Etcd(Req::LeaseKeepAlive { .. })) | SvcUp::Hangup)
-                    | Payload::SvcDown(SvcAns::Etcd(Resp::KeepAlive { .. }))
-            )
+            ) || super::svc::background(&e.payload)
         });
         apps_done && only_pings && self.next_script >= self.script.len()
     }
@@ -307,15 +305,12 @@ fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
 fn make_service(sc: &Scenario) -> Service {
     use crate::recipes::ServiceKind;
     match sc.recipe.service() {
-        ServiceKind::ZooKeeper => {
-            let mut server = Server::new(ServerConfig { tick_time_ms: sc.tick_time, container_check_ms: None });
-            if sc.lock_dir_exists {
-                precreate_lock_dir(&mut server);
-            }
-            Service::ZooKeeper(server)
-        }
+        ServiceKind::ZooKeeper => zookeeper(sc),
+        #[cfg(feature = "services")]
         ServiceKind::Redis => Service::Redis(crate::services::redis::Redis::new(sc.replica_lag)),
+        #[cfg(feature = "services")]
         ServiceKind::Etcd => Service::Etcd(crate::services::etcd::Etcd::new()),
+        #[cfg(feature = "services")]
         ServiceKind::Sql => {
             let mut sql = crate::services::sql::Sql::default();
             if sc.recipe == RecipeKind::SqlRowLock {
@@ -324,7 +319,17 @@ fn make_service(sc: &Scenario) -> Service {
             }
             Service::Sql(sql)
         }
+        #[cfg(not(feature = "services"))]
+        _ => zookeeper(sc),
     }
+}
+
+fn zookeeper(sc: &Scenario) -> Service {
+    let mut server = Server::new(ServerConfig { tick_time_ms: sc.tick_time, container_check_ms: None });
+    if sc.lock_dir_exists {
+        precreate_lock_dir(&mut server);
+    }
+    Service::ZooKeeper(server)
 }
 
 /// An operator created `/locks` before the run (one admin session: connect, create, close).

@@ -18,6 +18,16 @@ pub fn base_url() -> String {
     format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
 }
 
+/// Opens the full bundle's page (`full.html` beside this one) with this query: the lean first
+/// bundle hands over to it for the other lock services, compare mode and the matrix.
+#[cfg(not(feature = "services"))]
+pub fn go_full(q: &str) {
+    let Some(loc) = window().map(|w| w.location()) else { return };
+    let path = loc.pathname().unwrap_or_default();
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let _ = loc.replace(&format!("{}{dir}full.html?{q}", loc.origin().unwrap_or_default()));
+}
+
 pub fn browser_language() -> Option<String> {
     window().and_then(|w| w.navigator().language())
 }

@@ -38,6 +38,7 @@ pub fn ClientsPanel() -> impl IntoView {
                     <option value="d">"10–30"</option>
                 </select>
             </label>
+            <button id="ls-failover" class="ls-fault" data-act="failover" on:click=move |_| app.inject(Command::Failover)>{tr(app, "act.failover")}</button>
             <ol class="ls-clients__list">
                 <For each=ids key=|i| *i let:id>
                     {client(app, id, pause_ticks)}
@@ -78,7 +79,11 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
                     on:click=move |_| app.inject(if partitioned() { Command::Heal { client: id } } else { Command::Partition { client: id } })>
                     {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
                 </button>
-                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{tr(app, "act.expire")}</button>
+                {move || {
+                    let service = app.frame.with(|f| f.service);
+                    let key = match service { "ZooKeeper" => Some("act.expire"), "etcd" => Some("act.revoke"), _ => None };
+                    key.map(|k| view! { <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{tr(app, k)}</button> })
+                }}
                 <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{tr(app, "act.drop")}</button>
                 <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{tr(app, "act.close")}</button>
             </div>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::state::{App, SPEEDS};
 use super::tr;
 use crate::recipes::RecipeKind;
-use crate::sim::presets::{self, PRESETS};
+use crate::sim::presets;
 use crate::view::i18n::t;
 use crate::view::url::UI_MAX_CLIENTS;
 
@@ -65,9 +65,10 @@ pub fn ScenarioPicker() -> impl IntoView {
         <section class="ls-panel ls-picker" aria-labelledby="ls-picker-h">
             <h2 id="ls-picker-h">{tr(app, "ui.scenario")}</h2>
             <select id="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| app.load_preset(&event_target_value(&ev))>
-                {PRESETS.iter().map(|p| view! {
+                {presets::all().map(|p| view! {
                     <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
                 }).collect_view()}
+                {lean_presets()}
             </select>
             <p id="ls-lesson" class="ls-lesson">{lesson}</p>
             <div class="ls-settings">
@@ -94,6 +95,19 @@ pub fn ScenarioPicker() -> impl IntoView {
         </section>
     }
 }
+
+/// The lean bundle lists the other services' presets by id; picking one opens the full bundle.
+#[cfg(not(feature = "services"))]
+fn lean_presets() -> impl IntoView {
+    view! {
+        <optgroup label="Redis · etcd · SQL">
+            {presets::SERVICE_PRESET_IDS.iter().map(|id| view! { <option value=*id>{format!("{id} →")}</option> }).collect_view()}
+        </optgroup>
+    }
+}
+
+#[cfg(feature = "services")]
+fn lean_presets() -> impl IntoView {}
 
 /// ←/→ step, space play/pause, Home/End, `?` help; ignored while typing in a field.
 pub fn install_keyboard(app: App) {

@@ -10,6 +10,27 @@ use super::tr;
 use crate::sim::{Lang, Run};
 use crate::view::i18n::t;
 
+#[cfg(feature = "services")]
+fn open_compare(app: App) {
+    app.compare(Some(app.default_columns()));
+}
+
+#[cfg(feature = "services")]
+fn open_matrix(app: App) {
+    app.matrix.set(Some(crate::sim::matrix::matrix()));
+    app.sync_url();
+}
+
+#[cfg(not(feature = "services"))]
+fn open_compare(app: App) {
+    app.open_full(true);
+}
+
+#[cfg(not(feature = "services"))]
+fn open_matrix(app: App) {
+    app.open_full(false);
+}
+
 #[component]
 pub fn Tools() -> impl IntoView {
     let app = expect_context::<App>();
@@ -54,6 +75,8 @@ pub fn Tools() -> impl IntoView {
             <label class="ls-file">{tr(app, "ui.import")}
                 <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
             </label>
+            <button id="ls-compare-open" on:click=move |_| open_compare(app)>{tr(app, "ui.compare")}</button>
+            <button id="ls-matrix-open" on:click=move |_| open_matrix(app)>{tr(app, "ui.matrix")}</button>
             <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog">"?"</button>
         </div>
     }
@@ -61,7 +84,12 @@ pub fn Tools() -> impl IntoView {
 
 /// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON.
 pub fn parse_run(text: &str) -> Result<Run, String> {
-    let is_run = serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("scenario").is_some());
+    // Whether the object has a `scenario` field (cheaper in the bundle than a `Value` parse).
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        scenario: Option<serde::de::IgnoredAny>,
+    }
+    let is_run = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.scenario.is_some());
     let run = if is_run {
         serde_json::from_str::<Run>(text).map_err(|e| crate::sim::scenario::json_error("run", text, &e))?
     } else {

@@ -4,8 +4,12 @@
 
 mod browser;
 mod clients;
+#[cfg(feature = "services")]
+mod compare;
 mod controls;
 mod dialogs;
+#[cfg(feature = "services")]
+mod matrix;
 mod panels;
 mod sequence;
 mod stage;
@@ -77,6 +81,7 @@ fn FullLayout() -> impl IntoView {
             <dialogs::Tools/>
         </header>
         <dialogs::ErrorBanner/>
+        {extras()}
         <main class="ls-main">
             <div class="ls-col ls-col--side">
                 <controls::ScenarioPicker/>
@@ -97,6 +102,15 @@ fn FullLayout() -> impl IntoView {
         <dialogs::Overlays/>
     }
 }
+
+/// The full bundle's extra panels: the requirements matrix and compare mode.
+#[cfg(feature = "services")]
+fn extras() -> impl IntoView {
+    view! { <matrix::MatrixDialog/><compare::ComparePanel/> }
+}
+
+#[cfg(not(feature = "services"))]
+fn extras() -> impl IntoView {}
 
 #[component]
 fn EmbedLayout() -> impl IntoView {

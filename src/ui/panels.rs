@@ -34,7 +34,7 @@ pub fn StepLog() -> impl IntoView {
             s.records()[lo..hi]
                 .iter()
                 .rev()
-                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives | Key::PongArrives))
+                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives | Key::PongArrives | Key::TimerKeepAlive))
                 .map(|r| (r.index, r.time, r.narration.text(lang)))
                 .collect::<Vec<_>>()
         })
@@ -207,7 +207,8 @@ pub fn Inspector() -> impl IntoView {
                 <div class="ls-inspector" id="ls-inspector" aria-live="polite">
                     <code class="ls-inspector__path">{r.path.clone()}</code>
                     <span class="ls-muted">{kind}</span>
-                    <dl>
+                    {(!r.detail.is_empty()).then(|| view! { <ul class="ls-inspector__detail">{r.detail.split(", ").map(|d| view! { <li>{d.to_string()}</li> }).collect_view()}</ul> })}
+                    <dl class:ls-hidden=!r.detail.is_empty()>
                         <dt>"czxid"</dt><dd>{r.czxid}</dd>
                         <dt>"mzxid"</dt><dd>{r.mzxid}</dd>
                         <dt>"pzxid"</dt><dd>{r.pzxid}</dd>

@@ -73,9 +73,9 @@ pub fn StageView() -> impl IntoView {
     view! {
         <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {}", stage.get().height)
             role="img" aria-label=tr(app, "panel.tree")>
-            <text x=SERVER_X y="24" class="ls-stage__title">"ZooKeeper · /"</text>
+            <text x=SERVER_X y="24" class="ls-stage__title">{move || app.frame.with(|f| if f.service == "ZooKeeper" { "ZooKeeper · /".to_string() } else { format!("{} · {}", f.service, f.recipe) })}</text>
             <text x=CLIENT_X y="24" class="ls-stage__title">{tr(app, "panel.clients")}</text>
-            <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| format!("t = {} · zxid {}", f.time, f.last_zxid))}</text>
+            <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| if f.service == "ZooKeeper" { format!("t = {} · zxid {}", f.time, f.last_zxid) } else { format!("t = {}", f.time) })}</text>
             <rect x=SERVER_X y=move || frame_box().0 width=SERVER_W height=move || frame_box().1 rx="8" class="ls-server"/>
             <For each=move || lanes.get() key=|l| l.key.clone() let:l>{lane_view(l)}</For>
             <For each=move || edges.get() key=|e| e.key.clone() let:e>
@@ -153,18 +153,23 @@ fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
     let live = f.tree.iter().zip(&s.rows).map(|(r, y)| {
         let x = SERVER_X + 8 + 16 * r.depth as i64;
         let (prefix, suffix) = split_suffix(&r.name, r.sequential);
-        let tip = format!(
-            "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
-            r.path, r.czxid, r.mzxid, r.pzxid, r.version, r.cversion, r.num_children,
-            r.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).unwrap_or_default()
-        );
+        let tip = if r.detail.is_empty() {
+            format!(
+                "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
+                r.path, r.czxid, r.mzxid, r.pzxid, r.version, r.cversion, r.num_children,
+                r.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).unwrap_or_default()
+            )
+        } else {
+            format!("{}\n{}", r.path, r.detail)
+        };
         let mut class = String::from("ls-znode");
         for (on, c) in [(r.ephemeral, " ls-znode--ephemeral"), (r.sequential, " ls-znode--sequential"), (r.container, " ls-znode--container"), (r.fresh, " ls-znode--fresh")] {
             if on {
                 class.push_str(c);
             }
         }
-        let stat = format!("{} czxid {}", r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default(), r.czxid);
+        let owner = r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default();
+        let stat = if r.detail.is_empty() { format!("{owner} czxid {}", r.czxid) } else { format!("{owner} {}", r.detail.split(", ").next().unwrap_or_default()) };
         let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
         Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.path.clone(), x, y: *y, w: SERVER_W - 16 - 16 * r.depth as i64, fill, prefix, suffix, stat, tip, class }
     });

@@ -7,6 +7,9 @@ use super::browser;
 use crate::sim::presets;
 use crate::sim::{Command, Lang, Run, Scenario, Simulation};
 use crate::view::url::{self, UrlState};
+use crate::recipes::RecipeKind;
+#[cfg(feature = "services")]
+use crate::view::compare::Compare;
 use crate::view::{build, Frame};
 
 /// Autoplay speeds, steps per second.
@@ -30,6 +33,12 @@ pub struct App {
     pub hide_pings: RwSignal<bool>,
     /// The settings form (recipe, clients, seed, fencing), refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
+    /// Compare mode (None: closed).
+    #[cfg(feature = "services")]
+    pub cmp: RwSignal<Option<Compare>>,
+    /// The requirements matrix, once computed.
+    #[cfg(feature = "services")]
+    pub matrix: RwSignal<Option<Vec<crate::sim::matrix::Row>>>,
     sync_pending: StoredValue<bool>,
 }
 
@@ -37,10 +46,16 @@ impl App {
     /// Builds the state from the page's URL (bad parameters become visible messages).
     pub fn from_url() -> App {
         let (st, errors) = url::parse(&browser::query());
+        #[cfg(not(feature = "services"))]
+        if st.needs_full() {
+            browser::go_full(browser::query().trim_start_matches('?'));
+        }
         let lang = super::super::view::i18n::pick(st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }), browser::browser_language().as_deref());
         let mut sim = Simulation::from_run(st.run.clone());
         sim.seek_computing(st.at);
         let draft = RwSignal::new(sim.scenario().clone());
+        #[cfg(feature = "services")]
+        let cmp = (!st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
         let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
@@ -60,6 +75,10 @@ impl App {
             selected: RwSignal::new(None),
             hide_pings: RwSignal::new(true),
             draft,
+            #[cfg(feature = "services")]
+            cmp: RwSignal::new(cmp),
+            #[cfg(feature = "services")]
+            matrix: RwSignal::new(st.matrix.then(crate::sim::matrix::matrix)),
             sync_pending: StoredValue::new(false),
         }
     }
@@ -68,7 +87,11 @@ impl App {
     pub fn url_state(&self) -> UrlState {
         let (run, at) = self.sim.with_untracked(|s| (s.run().clone(), s.cursor()));
         let lang = self.lang_from_url.get_untracked().then(|| self.lang.get_untracked());
-        UrlState { preset: self.preset.get_untracked(), run, at, lang, embed: self.embed }
+        #[cfg(feature = "services")]
+        let (compare, matrix) = (self.cmp.with_untracked(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default()), self.matrix.with_untracked(|m| m.is_some()));
+        #[cfg(not(feature = "services"))]
+        let (compare, matrix) = (Vec::new(), false);
+        UrlState { preset: self.preset.get_untracked(), run, at, lang, embed: self.embed, compare, matrix }
     }
 
     pub fn share_url(&self, embed: bool) -> String {
@@ -96,6 +119,14 @@ impl App {
     }
 
     pub fn step(&self) -> bool {
+        #[cfg(feature = "services")]
+        if self.cmp.with_untracked(|c| c.is_some()) {
+            let moved = self.cmp.try_update(|c| c.as_mut().is_some_and(|c| c.step())).unwrap_or(false);
+            if !moved {
+                self.playing.set(false);
+            }
+            return moved;
+        }
         let moved = self.sim.try_update(|s| s.step()).unwrap_or(false);
         if !moved {
             self.playing.set(false);
@@ -135,8 +166,16 @@ impl App {
         }
     }
 
-    /// Starts over with a scenario (keeps the language).
+    /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for
+    /// another lock service over to the full one.
     pub fn load(&self, preset: &str, scenario: Scenario) {
+        #[cfg(not(feature = "services"))]
+        if scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper {
+            let mut st = self.url_state();
+            (st.preset, st.run, st.at) = (preset.to_string(), Run { scenario, forced: Vec::new() }, 0);
+            browser::go_full(&url::to_query(&st));
+            return;
+        }
         self.playing.set(false);
         self.preset.set(preset.to_string());
         self.draft.set(scenario.clone());
@@ -156,6 +195,13 @@ impl App {
         if let Some(p) = presets::find(id) {
             self.load(p.id, p.scenario());
         }
+        #[cfg(not(feature = "services"))]
+        if presets::SERVICE_PRESET_IDS.contains(&id) {
+            // Only the preset's id travels: the full bundle knows its scenario.
+            let mut st = self.url_state();
+            (st.preset, st.at, st.run) = (id.to_string(), 0, Run { scenario: Scenario::default(), forced: Vec::new() });
+            browser::go_full(&url::to_query(&st));
+        }
     }
 
     pub fn reset(&self) {
@@ -167,6 +213,53 @@ impl App {
         self.lang.set(l);
         self.lang_from_url.set(true);
         self.sync_url();
+    }
+
+    /// Compare mode's default columns: the current recipe and one per other lock service.
+    pub fn default_columns(&self) -> Vec<RecipeKind> {
+        let current = self.sim.with_untracked(|s| s.scenario().recipe);
+        let mut r = vec![current];
+        r.extend([RecipeKind::RedisLease, RecipeKind::EtcdMutex, RecipeKind::SqlRowLock].into_iter().filter(|k| *k != current).take(3));
+        r
+    }
+
+    /// The lean bundle opens compare mode or the matrix in the full one.
+    #[cfg(not(feature = "services"))]
+    pub fn open_full(&self, compare: bool) {
+        let mut st = self.url_state();
+        if compare {
+            st.compare = self.default_columns();
+        } else {
+            st.matrix = true;
+        }
+        browser::go_full(&url::to_query(&st));
+    }
+
+    /// Opens compare mode on the current scenario with these recipes (or closes it).
+    #[cfg(feature = "services")]
+    pub fn compare(&self, recipes: Option<Vec<RecipeKind>>) {
+        self.playing.set(false);
+        let base = self.sim.with_untracked(|s| s.scenario().clone());
+        self.cmp.set(recipes.filter(|r| !r.is_empty()).map(|r| Compare::new(&base, &r)));
+        self.sync_url();
+    }
+
+    #[cfg(feature = "services")]
+    pub fn compare_back(&self) {
+        self.cmp.update(|c| {
+            if let Some(c) = c.as_mut() {
+                c.back();
+            }
+        });
+    }
+
+    #[cfg(feature = "services")]
+    pub fn compare_inject(&self, cmd: Command) {
+        self.cmp.update(|c| {
+            if let Some(c) = c.as_mut() {
+                c.inject(&cmd);
+            }
+        });
     }
 
     pub fn error(&self, e: impl Into<String>) {

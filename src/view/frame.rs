@@ -114,6 +114,7 @@ pub struct Frame {
     pub last_zxid: i64,
     /// "ZooKeeper", "Redis", "etcd" or "SQL".
     pub service: &'static str,
+    pub recipe: &'static str,
 }
 
 /// Builds the frame at the simulation's cursor.
@@ -152,12 +153,16 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         herd_factor: w.metrics.herd_factor(),
         last_zxid: w.server().map_or(0, |s| s.last_zxid()),
         service: w.service_kind().name(),
+        recipe: sim.scenario().recipe.name(),
     }
 }
 
 /// The user's znodes (not `/zookeeper`), parents before children, siblings in sequence order.
 fn tree(w: &World, created: &[String]) -> Vec<ZnodeRow> {
+    #[cfg(feature = "services")]
     let Some(server) = w.server() else { return super::svc_frame::rows(w, created) };
+    #[cfg(not(feature = "services"))]
+    let Some(server) = w.server() else { return Vec::new() };
     let t = server.tree();
     let mut rows = Vec::new();
     let mut stack: Vec<(String, usize)> = vec![("/".into(), 0)];
@@ -232,7 +237,10 @@ fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
     let session = c.zk.session;
     let expires_in = match w.server() {
         Some(srv) => session.and_then(|s| srv.sessions().get(s)).map(|s| s.expires_at as i64 - w.now as i64),
-        None => svc_expiry(w, c),
+        #[cfg(feature = "services")]
+        None => super::svc_frame::expiry(w, c),
+        #[cfg(not(feature = "services"))]
+        None => None,
     };
     let done = c.app.state == AppState::Done;
     ClientRow {
@@ -255,21 +263,11 @@ fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
     }
 }
 
-/// Ticks until the client's lease runs out at the service (etcd lease; Redis key TTL or SQL
-/// expiry while it holds).
-fn svc_expiry(w: &World, c: &Client) -> Option<i64> {
-    use crate::sim::world::Service;
-    let left = |t: u64| t as i64 - w.now as i64;
-    match &w.service {
-        Service::Etcd(e) => c.recipe.etcd_lease().and_then(|l| e.leases.get(&l)).map(|l| left(l.expires_at)),
-        Service::Redis(r) if w.svc_says_holder(c.id) => r.db.keys.get(crate::recipes::redis::KEY).and_then(|k| k.expire_at).map(left),
-        Service::Sql(s) if w.svc_says_holder(c.id) => s.rows.get(crate::recipes::sql::ROW).and_then(|r| r.expires_at).map(left),
-        _ => None,
-    }
-}
-
 fn watches(w: &World) -> Vec<WatchEdge> {
+    #[cfg(feature = "services")]
     let Some(server) = w.server() else { return super::svc_frame::watches(w) };
+    #[cfg(not(feature = "services"))]
+    let Some(server) = w.server() else { return Vec::new() };
     server
         .watches()
         .all()

@@ -70,7 +70,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("act.expire", "Expire session", "使会话过期"),
     ("act.drop", "Drop next reply", "丢弃下一个应答"),
     ("mon.belief", "Two clients believe they hold the lock", "两个客户端都认为自己持有锁"),
-    ("mon.ownership", "Mutual exclusion broken: two holders own their lock nodes", "互斥被破坏：两个持锁者都拥有自己的锁节点"),
+    ("mon.ownership", "Mutual exclusion broken: the lock service itself shows two holders", "互斥被破坏：锁服务本身显示有两个持锁者"),
     ("mon.lost_update", "The resource lost an update (or issued a duplicate ID)", "资源丢失了一次更新（或分配了重复 ID）"),
     ("mon.stuck", "A client waits with nothing left that could wake it", "有客户端在等待，但已没有任何事件能唤醒它"),
     ("mon.ok", "All safety checks pass so far.", "目前所有安全检查均通过。"),
@@ -98,6 +98,10 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("client.expires", "expires in", "剩余"),
     ("client.count", "held ×", "持有 ×"),
     ("client.token", "token", "令牌"),
+    ("ui.matrix", "Requirements matrix", "需求矩阵"),
+    ("ui.compare", "Compare services", "对比锁服务"),
+    ("act.failover", "Failover", "故障切换"),
+    ("act.revoke", "Revoke lease", "撤销租约"),
     ("help.title", "Keyboard shortcuts", "键盘快捷键"),
     ("help.step", "→  step forward", "→  前进一步"),
     ("help.back", "←  step back", "←  后退一步"),
@@ -106,17 +110,55 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("help.help", "?  this help", "?  显示帮助"),
 ];
 
+/// Labels only the full bundle shows (compare mode, the requirements matrix).
+#[cfg(feature = "services")]
+const SVC_LABELS: &[(&str, &str, &str)] = &[
+    ("ui.compare_hint", "The same scenario — clients, timings, faults, seed — against each recipe, in lockstep by time. Faults below hit every column at once.", "同一个场景（客户端、时序、故障、随机种子）分别用每种锁方案运行，按时间同步前进。下面的故障会同时作用于每一列。"),
+    ("ui.column", "Column", "列"),
+    ("ui.none", "(none)", "（无）"),
+    ("ui.failover", "Failover", "故障切换"),
+    ("ui.matrix_hint", "Computed now from runs: each recipe runs the same probes (3 clients, C1 holds first, the fault hits C1 at tick 8; pauses and cuts last 3000 ticks, longer than any lease). Click a cell to open its run.", "现在由实际运行计算得出：每种锁方案运行相同的探测场景（3 个客户端，C1 先持锁，故障在第 8 个时钟单位作用于 C1；停顿和断网持续 3000 个时钟单位，长于任何租约）。点击单元格打开对应的运行。"),
+    ("ui.compute", "Compute", "计算"),
+    ("mx.recipe", "Recipe", "锁方案"),
+    ("mx.service", "Service", "服务"),
+    ("mx.no_fault", "No fault", "无故障"),
+    ("mx.crash", "Holder crash", "持锁者崩溃"),
+    ("mx.pause", "Long pause", "长时间停顿"),
+    ("mx.partition", "Partition", "网络隔离"),
+    ("mx.lost_reply", "Lost reply", "应答丢失"),
+    ("mx.failover", "Failover", "故障切换"),
+    ("mx.handover", "Freed after crash", "崩溃后释放"),
+    ("mx.reentrant", "Reentrant", "可重入"),
+    ("mx.waits", "Waiting", "等待方式"),
+    ("mx.token", "Fencing token", "防护令牌"),
+    ("mx.req", "Requests / acquisition (10 clients)", "每次获取的请求数（10 个客户端）"),
+    ("mx.msg", "Messages / acquisition (10 clients)", "每次获取的消息数（10 个客户端）"),
+    ("mx.safe", "safe", "安全"),
+    ("mx.fenced", "fenced", "靠令牌兜底"),
+    ("mx.unsafe", "UNSAFE", "不安全"),
+    ("mx.stuck", "stuck", "卡死"),
+    ("mx.never", "never", "永不"),
+    ("mx.ticks", "ticks", "时钟单位"),
+    ("mx.yes", "yes", "是"),
+    ("mx.no", "no", "否"),
+    ("mx.polls", "polls", "轮询"),
+    ("mx.blocks", "blocks / watches", "阻塞 / 监视"),
+];
+#[cfg(not(feature = "services"))]
+const SVC_LABELS: &[(&str, &str, &str)] = &[];
+
 /// The label for `key` in `lang` (the key itself if unknown, so a gap is visible, not fatal).
 pub fn t<'a>(key: &'a str, lang: Lang) -> &'a str {
     LABELS
         .iter()
+        .chain(SVC_LABELS)
         .find(|(k, _, _)| *k == key)
         .map_or(key, |(_, en, zh)| if lang == Lang::Zh { zh } else { en })
 }
 
 /// All keys (for tests and tooling).
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    LABELS.iter().map(|(k, _, _)| *k)
+    LABELS.iter().chain(SVC_LABELS).map(|(k, _, _)| *k)
 }
 
 /// The language to start in: `?lang=` wins, then the browser's language.
@@ -134,7 +176,7 @@ mod tests {
     #[test]
     fn every_label_exists_in_both_languages_once() {
         let mut seen = std::collections::BTreeSet::new();
-        for (k, en, zh) in LABELS {
+        for (k, en, zh) in LABELS.iter().chain(SVC_LABELS) {
             assert!(seen.insert(*k), "duplicate key {k}");
             assert!(!en.is_empty() && !zh.is_empty(), "{k}");
         }

@@ -88,3 +88,16 @@ pub fn watches(w: &World) -> Vec<WatchEdge> {
         _ => Vec::new(),
     }
 }
+
+/// Ticks until the client's lease runs out at the service (etcd lease; Redis key TTL or SQL
+/// expiry while it holds).
+pub fn expiry(w: &World, c: &crate::sim::client::Client) -> Option<i64> {
+    use crate::sim::world::Service;
+    let left = |t: u64| t as i64 - w.now as i64;
+    match &w.service {
+        Service::Etcd(e) => c.recipe.etcd_lease().and_then(|l| e.leases.get(&l)).map(|l| left(l.expires_at)),
+        Service::Redis(r) if w.svc_says_holder(c.id) => r.db.keys.get(crate::recipes::redis::KEY).and_then(|k| k.expire_at).map(left),
+        Service::Sql(s) if w.svc_says_holder(c.id) => s.rows.get(crate::recipes::sql::ROW).and_then(|r| r.expires_at).map(left),
+        _ => None,
+    }
+}

@@ -13,6 +13,8 @@ pub const DEFAULT_PRESET: &str = "queue";
 /// The UI's client limit (the engine allows more; the screen does not).
 pub const UI_MAX_CLIENTS: u32 = 200;
 const MAX_QUERY: usize = 64 * 1024;
+/// Compare mode shows at most this many columns side by side.
+pub const MAX_COLUMNS: usize = 4;
 /// The furthest step a link may open at (computing it takes about a second in a browser).
 pub const MAX_AT: u64 = 200_000;
 
@@ -23,6 +25,18 @@ pub struct UrlState {
     pub at: u64,
     pub lang: Option<Lang>,
     pub embed: bool,
+    /// Compare mode's columns (empty: compare mode is closed).
+    pub compare: Vec<RecipeKind>,
+    /// The requirements matrix is open.
+    pub matrix: bool,
+}
+
+impl UrlState {
+    /// Whether this state needs the full bundle (another lock service, compare mode, matrix).
+    pub fn needs_full(&self) -> bool {
+        let foreign_preset = presets::find(&self.preset).is_none() && presets::SERVICE_PRESET_IDS.contains(&self.preset.as_str());
+        foreign_preset || !self.compare.is_empty() || self.matrix || self.run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper
+    }
 }
 
 fn preset_scenario(id: &str) -> Scenario {
@@ -32,7 +46,7 @@ fn preset_scenario(id: &str) -> Scenario {
 /// Parses a query string (with or without the leading `?`).
 pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     let mut errors = Vec::new();
-    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: Vec::new() }, at: 0, lang: None, embed: false };
+    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: Vec::new() }, at: 0, lang: None, embed: false, compare: Vec::new(), matrix: false };
     if query.len() > MAX_QUERY {
         errors.push(format!("the link is {} bytes long (limit {MAX_QUERY}); showing the default scenario", query.len()));
         return (st, errors);
@@ -45,6 +59,8 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 st.preset = found.id.into();
                 st.run.scenario = found.scenario();
             }
+            // The lean bundle hands these over to the full one.
+            None if presets::SERVICE_PRESET_IDS.contains(&p) => st.preset = p.into(),
             None => errors.push(format!("unknown scenario {}; showing \"{DEFAULT_PRESET}\"", quote(p))),
         }
     }
@@ -74,6 +90,10 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         }
     }
     st.embed = matches!(get("embed"), Some("1" | "true"));
+    st.matrix = matches!(get("matrix"), Some("1" | "true"));
+    if let Some(c) = get("compare") {
+        st.compare = compare_list(c, &mut errors);
+    }
     if let Err(e) = st.run.validate() {
         errors.push(format!("{e}; the run starts without user commands"));
         st.run.forced.clear();
@@ -123,6 +143,19 @@ fn overrides<'a>(sc: &mut Scenario, get: &dyn Fn(&str) -> Option<&'a str>, error
     }
 }
 
+/// `compare=sequential,redis_lease,…`: known recipes, at most four; the rest are reported.
+fn compare_list(v: &str, errors: &mut Vec<String>) -> Vec<RecipeKind> {
+    let mut out = Vec::new();
+    for name in v.split(',').filter(|n| !n.is_empty()) {
+        match RecipeKind::parse(name) {
+            Some(k) if out.len() < MAX_COLUMNS => out.push(k),
+            Some(_) => errors.push(format!("`compare` takes at most {} recipes; {} left out", MAX_COLUMNS, quote(name))),
+            None => errors.push(format!("`compare`: unknown recipe {}", quote(name))),
+        }
+    }
+    out
+}
+
 /// A value quoted for a message, shortened, with control characters removed.
 fn quote(v: &str) -> String {
     let clean: String = v.chars().filter(|c| !c.is_control()).take(40).collect();
@@ -132,7 +165,9 @@ fn quote(v: &str) -> String {
 
 fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| "not base64url".to_string())?;
-    let list: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| format!("not a command list ({e})"))?;
+    // from_str, like every other parse: one copy of each Deserialize impl in the bundle.
+    let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
+    let list: Vec<(u64, Action)> = serde_json::from_str(text).map_err(|e| format!("not a command list ({e})"))?;
     if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
         return Err("too many commands or a step number out of range".into());
     }
@@ -179,6 +214,12 @@ pub fn to_query(st: &UrlState) -> String {
     if st.embed {
         q.append_pair("embed", "1");
     }
+    if st.matrix {
+        q.append_pair("matrix", "1");
+    }
+    if !st.compare.is_empty() {
+        q.append_pair("compare", &st.compare.iter().map(|k| k.name()).collect::<Vec<_>>().join(","));
+    }
     q.finish()
 }
 
@@ -189,7 +230,7 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_everything() {
-        let (mut st, errors) = parse("?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1");
+        let (mut st, errors) = parse("?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1&compare=curator,redis_lease");
         assert!(errors.is_empty(), "{errors:?}");
         st.run.forced.push((7, Action::Command(Command::Pause { client: 1, ticks: 30 })));
         let (back, errors) = parse(&to_query(&st));
@@ -197,6 +238,10 @@ mod tests {
         assert_eq!(back, st);
         assert_eq!(back.run.scenario.seed, 9);
         assert!(back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42);
+        assert_eq!(back.compare, vec![RecipeKind::Curator, RecipeKind::RedisLease]);
+        let (st, errors) = parse("compare=etcd_mutex,zk,sql_insert,sql_lease,naive,curator");
+        assert_eq!(st.compare.len(), 4);
+        assert_eq!(errors.len(), 2, "{errors:?}");
     }
 
     #[test]

@@ -67,8 +67,10 @@ async function autoplayFps(browser, url) {
   return fps;
 }
 
-function sizes() {
-  const files = fs.readdirSync(DIST).filter((f) => /\.(wasm|js|css)$/.test(f));
+/** The wasm, JS and CSS a page loads (as named in its HTML), raw and gzip -9. */
+function sizes(page) {
+  const html = fs.readFileSync(path.join(DIST, page), 'utf8');
+  const files = [...new Set([...html.matchAll(/(?:href|src)=\.?\/?([\w.-]+\.(?:js|wasm|css))/g)].map((m) => m[1]))];
   let raw = 0; let gz = 0;
   for (const f of files) {
     const b = fs.readFileSync(path.join(DIST, f));
@@ -86,9 +88,15 @@ for (const clients of [10, 50, 200]) {
   const t = await stepTimes(browser, `${srv.url}?preset=queue&clients=${clients}`, 200);
   console.log(`step, ${clients} clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms; until painted median ${pct(t.painted, 0.5).toFixed(2)} ms, p95 ${pct(t.painted, 0.95).toFixed(2)} ms (200 steps)`);
 }
+for (const [preset, clients] of [['etcd-mutex', 50], ['redis-lease-pause', 50], ['sql-row-lock', 50]]) {
+  const t = await stepTimes(browser, `${srv.url}full.html?preset=${preset}&clients=${clients}`, 200);
+  console.log(`step, ${preset} (full bundle), ${clients} clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms (200 steps)`);
+}
 const play = await autoplayFps(browser, `${srv.url}?preset=queue&clients=10`);
 console.log(`autoplay at the fastest speed: ${play.fps.toFixed(1)} frames/s, ${play.stepsPerSecond.toFixed(1)} steps/s`);
-const s = sizes();
-console.log(`bundle: ${s.raw} B raw, ${s.gz} B gzip -9 (wasm + JS + CSS: ${s.files.join(', ')})`);
+for (const [label, page] of [['lean first bundle (index.html)', 'index.html'], ['full bundle (full.html)', 'full.html']]) {
+  const s = sizes(page);
+  console.log(`${label}: ${s.raw} B raw, ${s.gz} B gzip -9 (wasm + JS + CSS: ${s.files.join(', ')})`);
+}
 await browser.close();
 srv.close();

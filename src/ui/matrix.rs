@@ -1,0 +1,87 @@
+//! The requirements matrix dialog: computed on demand from probe runs (`sim::matrix`); every
+//! outcome cell opens the run it came from.
+
+use leptos::prelude::*;
+
+use super::state::App;
+use super::tr;
+use crate::sim::matrix::{self, Outcome, Probe, Row, PROBES};
+use crate::view::i18n::t;
+
+fn probe_key(p: Probe) -> &'static str {
+    match p {
+        Probe::NoFault => "mx.no_fault",
+        Probe::Crash => "mx.crash",
+        Probe::Pause => "mx.pause",
+        Probe::Partition => "mx.partition",
+        Probe::LostReply => "mx.lost_reply",
+        Probe::Failover => "mx.failover",
+    }
+}
+
+fn outcome_key(o: &Outcome) -> (&'static str, &'static str) {
+    match o {
+        Outcome::Safe => ("mx.safe", "safe"),
+        Outcome::Fenced => ("mx.fenced", "fenced"),
+        Outcome::Unsafe => ("mx.unsafe", "unsafe"),
+        Outcome::Stuck => ("mx.stuck", "stuck"),
+    }
+}
+
+#[component]
+pub fn MatrixDialog() -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        app.matrix.get().map(|rows| {
+            view! {
+                <section id="ls-matrix" class="ls-panel ls-matrix" role="dialog" aria-labelledby="ls-matrix-h">
+                    <h2 id="ls-matrix-h">{tr(app, "ui.matrix")}</h2>
+                    <p class="ls-muted">{tr(app, "ui.matrix_hint")}</p>
+                    <div class="ls-matrix__scroll">
+                        <table>
+                            <thead><tr>
+                                <th>{tr(app, "mx.recipe")}</th><th>{tr(app, "mx.service")}</th>
+                                {PROBES.iter().map(|p| view! { <th>{tr(app, probe_key(*p))}</th> }).collect_view()}
+                                <th>{tr(app, "mx.handover")}</th><th>{tr(app, "mx.reentrant")}</th><th>{tr(app, "mx.waits")}</th>
+                                <th>{tr(app, "mx.token")}</th><th>{tr(app, "mx.req")}</th><th>{tr(app, "mx.msg")}</th>
+                            </tr></thead>
+                            <tbody>{rows.into_iter().map(|r| row(app, r)).collect_view()}</tbody>
+                        </table>
+                    </div>
+                    <button id="ls-matrix-close" on:click=move |_| { app.matrix.set(None); app.sync_url(); }>{tr(app, "ui.close")}</button>
+                </section>
+            }
+        })
+    }
+}
+
+fn row(app: App, r: Row) -> impl IntoView {
+    let lang = move || app.lang.get();
+    let yes = move |b: bool| move || t(if b { "mx.yes" } else { "mx.no" }, lang());
+    let handover = r.crash_handover;
+    let recipe = r.recipe;
+    view! {
+        <tr data-recipe=r.recipe.name()>
+            <th scope="row"><code>{r.recipe.name()}</code></th>
+            <td>{r.recipe.service().name()}</td>
+            {r.outcomes.iter().map(|(p, o, _)| {
+                let (key, class) = outcome_key(o);
+                let p = *p;
+                view! {
+                    <td class=format!("ls-mx ls-mx--{class}") data-probe=probe_key(p)>
+                        <button on:click=move |_| {
+                            app.matrix.set(None);
+                            app.load("custom", matrix::probe(recipe, p));
+                        }>{tr(app, key)}</button>
+                    </td>
+                }
+            }).collect_view()}
+            <td>{move || handover.map_or_else(|| t("mx.never", lang()).to_string(), |h| format!("{h} {}", t("mx.ticks", lang())))}</td>
+            <td>{yes(r.reentrant)}</td>
+            <td>{move || t(if r.polls { "mx.polls" } else { "mx.blocks" }, lang())}</td>
+            <td>{yes(r.fencing_token)}</td>
+            <td>{matrix::tenths(r.requests_x10)}</td>
+            <td>{matrix::tenths(r.messages_x10)}</td>
+        </tr>
+    }
+}

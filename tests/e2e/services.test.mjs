@@ -1,0 +1,110 @@
+// The other lock services in the browser: the lean first page hands over to the full bundle,
+// the Redis/etcd/SQL presets run with their entries drawn, compare mode steps several services
+// in lockstep, and the requirements matrix is computed and opens its runs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, watchedPage, screenshotOnFailure } from './harness.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.close(); });
+
+async function withPage(name, path, body) {
+  const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
+  try {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.goto(`${srv.url}${path}`);
+    await page.locator('#ls-stage').waitFor({ timeout: 15000 });
+    await body(page);
+    assert.deepEqual(problems.consoleErrors, [], 'console errors');
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+    assert.deepEqual(problems.foreignRequests, [], 'requests to other origins');
+  } catch (e) {
+    await screenshotOnFailure(page, name);
+    throw e;
+  } finally {
+    await page.close();
+  }
+}
+
+const stepN = async (page, n) => { for (let i = 0; i < n; i++) await page.locator('#ls-step').click(); };
+
+test('a Redis preset link on the lean page opens the full bundle and runs', () => withPage('handover', '?preset=redis-lease-pause', async (page) => {
+  await page.waitForURL(/full\.html\?/, { timeout: 15000 });
+  await page.locator('#ls-stage').waitFor();
+  assert.match(await page.locator('#ls-lesson').innerText(), /SET lock token NX PX 50/);
+  await page.locator('#ls-last').click();
+  await page.locator('.ls-monitors [data-monitor="lost_update"]').waitFor();
+  assert.match(await page.locator('.ls-monitors').innerText(), /lost an update/);
+  assert.match(page.url(), /preset=redis-lease-pause/);
+}));
+
+test('picking an etcd preset from the lean picker hands over and draws keys with revisions', () => withPage('etcd', '', async (page) => {
+  await page.selectOption('#ls-preset', 'etcd-mutex');
+  await page.waitForURL(/full\.html\?/, { timeout: 15000 });
+  await page.locator('#ls-stage').waitFor();
+  await stepN(page, 16);
+  const keys = await page.locator('[data-path^="lock/"]').evaluateAll((els) => els.map((e) => e.dataset.path));
+  assert.equal(keys.length, 4, `four lock keys: ${keys}`);
+  const tip = await page.locator(`[data-path="${keys[0]}"] title`).textContent();
+  assert.match(tip, /create_revision 2, mod_revision 2, version 1, lease [0-9a-f]+ expires in \d+ ms/);
+  assert.match(await page.locator('#ls-stage .ls-stage__title').first().textContent(), /etcd · etcd_mutex/);
+}));
+
+test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows where each breaks', () => withPage('compare', 'full.html?preset=redis-lease-pause&recipe=curator', async (page) => {
+  await page.locator('#ls-compare-open').click();
+  const cols = page.locator('.ls-compare__col');
+  await cols.first().waitFor();
+  assert.deepEqual(await cols.evaluateAll((els) => els.map((e) => e.dataset.recipe)), ['curator', 'redis_lease', 'etcd_mutex', 'sql_row_lock']);
+  for (let i = 0; i < 5; i++) await page.locator('#ls-cmp-step').click();
+  const t1 = Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]);
+  assert.ok(t1 > 0);
+  await page.locator('#ls-cmp-back').click();
+  const t0 = Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]);
+  assert.ok(t0 < t1, `back moved the shared clock (${t0} < ${t1})`);
+  await page.selectOption('#ls-speed', '5');
+  await page.locator('#ls-cmp-play').click();
+  // Autoplay stops by itself when every column has finished.
+  await page.waitForFunction(() => document.querySelector('#ls-cmp-play').textContent === 'Play', null, { timeout: 20000 });
+  assert.ok(Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]) > 100);
+  const flag = (recipe, mon) => page.locator(`[data-recipe="${recipe}"] [data-monitor="${mon}"]`).getAttribute('class');
+  assert.match(await flag('redis_lease', 'mon.lost_update'), /ls-bad/);
+  assert.match(await flag('curator', 'mon.belief'), /ls-bad/);
+  assert.match(await flag('curator', 'mon.lost_update'), /ls-good/);
+  assert.match(await flag('sql_row_lock', 'mon.belief'), /ls-good/);
+  assert.match(page.url(), /compare=curator%2Credis_lease%2Cetcd_mutex%2Csql_row_lock/);
+  await page.selectOption('[data-column="3"]', '');
+  assert.equal(await cols.count(), 3);
+}));
+
+test('the requirements matrix is computed and a cell opens its run', () => withPage('matrix', '', async (page) => {
+  await page.locator('#ls-matrix-open').click();
+  await page.waitForURL(/full\.html\?.*matrix=1/, { timeout: 15000 });
+  const table = page.locator('#ls-matrix table');
+  await table.waitFor({ timeout: 20000 });
+  const cell = (recipe, probe) => page.locator(`#ls-matrix tr[data-recipe="${recipe}"] td[data-probe="${probe}"]`);
+  assert.match(await cell('redis_lease', 'mx.pause').getAttribute('class'), /ls-mx--unsafe/);
+  assert.match(await cell('etcd_mutex', 'mx.pause').getAttribute('class'), /ls-mx--fenced/);
+  assert.match(await cell('sql_insert', 'mx.crash').getAttribute('class'), /ls-mx--stuck/);
+  assert.match(await cell('sql_row_lock', 'mx.failover').getAttribute('class'), /ls-mx--unsafe/);
+  assert.match(await page.locator('#ls-matrix tr[data-recipe="sql_row_lock"]').innerText(), /blocks/);
+  await cell('sql_insert', 'mx.crash').locator('button').click();
+  await page.locator('#ls-matrix').waitFor({ state: 'detached' });
+  await page.locator('#ls-last').click();
+  await page.locator('.ls-monitors [data-monitor="stuck"]').waitFor();
+  assert.match(await page.locator('.ls-monitors').innerText(), /nothing left that could wake it/);
+}));
+
+test('the lean first bundle stays under 300 KB gzip and has no Redis, etcd or SQL code', async () => {
+  const fs = await import('node:fs');
+  const zlib = await import('node:zlib');
+  const path = await import('node:path');
+  const { DIST } = await import('./harness.mjs');
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const assets = [...html.matchAll(/(?:href|src)=\.?\/?([\w.-]+\.(?:js|wasm|css))/g)].map((m) => m[1]);
+  const gz = [...new Set(assets)].reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length, 0);
+  assert.ok(gz < 300_000, `lean bundle ${gz} B gzip`);
+  const wasm = assets.find((f) => f.endsWith('.wasm'));
+  const text = fs.readFileSync(path.join(DIST, wasm)).toString('latin1');
+  assert.ok(!text.includes('EXECABORT') && !text.includes('duplicate key given in txn request'), 'service engines stayed out of the lean bundle');
+});
