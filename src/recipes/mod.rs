@@ -21,6 +21,9 @@ pub mod sequential;
 pub mod sql;
 #[cfg(feature = "services")]
 pub mod wire;
+#[cfg(not(feature = "services"))]
+#[path = "wire_stub.rs"]
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 
@@ -201,29 +204,6 @@ impl Recipe {
         match self {
             Recipe::Curator(c) | Recipe::Rwlock(c) => c.count,
             _ => u32::from(self.holding()),
-        }
-    }
-}
-
-/// Without the other lock services there is nothing to send them: the wire types are
-/// uninhabited, so every path that would carry one compiles away.
-#[cfg(not(feature = "services"))]
-pub mod wire {
-    use serde::{Deserialize, Serialize};
-
-    #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-    pub enum SvcReq {}
-    #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-    pub enum SvcAns {}
-
-    impl SvcReq {
-        pub fn label(&self) -> String {
-            match *self {}
-        }
-    }
-    impl SvcAns {
-        pub fn label(&self) -> String {
-            match *self {}
         }
     }
 }

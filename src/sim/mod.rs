@@ -20,7 +20,9 @@ pub mod presets_svc;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+mod setup;
 pub mod step;
+mod svclib;
 #[cfg(feature = "services")]
 mod svc;
 #[cfg(not(feature = "services"))]

@@ -5,6 +5,7 @@
 pub mod compare;
 pub mod frame;
 pub mod i18n;
+pub mod lanes;
 pub mod layout;
 pub mod svg;
 #[cfg(feature = "services")]
