@@ -33,7 +33,8 @@ fn busy(recipe: RecipeKind, clients: u32) -> Scenario {
 }
 
 fn steps_per_second() {
-    for recipe in [RecipeKind::Sequential, RecipeKind::Naive] {
+    let all = [RecipeKind::Sequential, RecipeKind::Naive, RecipeKind::RedisLease, RecipeKind::EtcdMutex, RecipeKind::SqlLease, RecipeKind::SqlRowLock];
+    for recipe in all {
         for clients in [10, 100, 1000] {
             let steps = if clients == 1000 { 20_000 } else { 100_000 };
             let mut sim = Simulation::new(busy(recipe, clients));
@@ -73,7 +74,15 @@ fn exhaustive_rate() {
     println!("explore  sequential, 3 clients: {} states in {secs:.2} s = {:.0} states/s", out.states, out.states as f64 / secs);
 }
 
+/// The requirements matrix: every recipe through every probe.
+fn matrix_time() {
+    let t = Instant::now();
+    let rows = lockstep::sim::matrix::matrix();
+    println!("matrix: {} recipes × {} probe runs each in {:.0} ms", rows.len(), lockstep::sim::matrix::PROBES.len() + 2, t.elapsed().as_secs_f64() * 1000.0);
+}
+
 fn main() {
+    matrix_time();
     if std::env::args().any(|a| a == "--list") {
         return;
     }

@@ -14,7 +14,7 @@ impl World {
     pub(super) fn at_svc(&mut self, c: ClientId, m: SvcUp) -> Narration {
         let now = self.now;
         let conn = c as u32;
-        let before = self.lock_entries();
+        let before = self.entries_mark();
         let label = match &m {
             SvcUp::Req(r) => r.label(),
             SvcUp::Hangup => String::new(),
@@ -35,8 +35,8 @@ impl World {
             }
             _ => (Vec::new(), Vec::new()),
         };
-        let after = self.lock_entries();
-        self.deleted_now.extend(before.into_iter().filter(|k| !after.contains(k)));
+        let gone = self.entries_gone(before);
+        self.deleted_now.extend(gone);
         let mine = answers.iter().find(|(k, _)| *k == c).map(|(_, a)| a.label());
         self.answer(answers, watch);
         match mine {
@@ -75,7 +75,7 @@ impl World {
     /// The service's own timers: key expiry and replication (Redis), lease expiry (etcd).
     pub(super) fn svc_tick(&mut self) -> Narration {
         let now = self.now;
-        let before = self.lock_entries();
+        let before = self.entries_mark();
         let watch = match &mut self.service {
             Service::Redis(r) => {
                 r.tick(now);
@@ -85,13 +85,35 @@ impl World {
             _ => Vec::new(),
         };
         self.answer(Vec::new(), watch);
-        let after = self.lock_entries();
-        let gone: Vec<String> = before.into_iter().filter(|k| !after.contains(k)).collect();
+        let gone = self.entries_gone(before);
         self.deleted_now.extend(gone.iter().cloned());
         if gone.is_empty() {
             return Narration::new(Key::ServiceTick, None);
         }
         Narration::new(Key::SvcExpiry, None).b(Detail::Nodes(gone))
+    }
+
+    /// Where to look for deletions after a request: etcd's revision (its history says what a
+    /// revision deleted, without listing every key), or the few Redis keys / SQL rows.
+    fn entries_mark(&self) -> (i64, Vec<String>) {
+        match &self.service {
+            Service::Etcd(e) => (e.store.revision, Vec::new()),
+            _ => (0, self.lock_entries()),
+        }
+    }
+
+    fn entries_gone(&self, (rev, before): (i64, Vec<String>)) -> Vec<String> {
+        use crate::services::etcd::types::EventKind;
+        match &self.service {
+            Service::Etcd(e) => {
+                let new = e.store.history.iter().rev().take_while(|(r, _)| *r > rev);
+                new.filter(|(_, ev)| ev.kind == EventKind::Delete).map(|(_, ev)| ev.kv.key.clone()).collect()
+            }
+            _ => {
+                let after = self.lock_entries();
+                before.into_iter().filter(|k| !after.contains(k)).collect()
+            }
+        }
     }
 
     /// Names of the lock entries the service holds now (keys, rows).
