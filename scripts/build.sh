@@ -11,4 +11,5 @@ trunk build full.html --release --offline --dist dist-full
 cp dist-full/index.html dist/full.html
 cp -n dist-full/*.js dist-full/*.wasm dist-full/*.css dist/
 rm -rf dist-full
+node scripts/minify-js.mjs dist
 ls -l dist/*.wasm

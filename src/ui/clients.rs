@@ -15,6 +15,8 @@ pub fn ClientsPanel() -> impl IntoView {
     let app = expect_context::<App>();
     let pause_ticks = RwSignal::new(30u64);
     let count = Memo::new(move |_| app.frame.with(|f| f.clients.len()));
+    // Changes only when another service is loaded, so lanes do not rebuild their buttons per step.
+    let service = Memo::new(move |_| app.frame.with(|f| f.service));
     let ids = move || (0..count.get()).collect::<Vec<usize>>();
     view! {
         <section class="ls-panel ls-clients" aria-labelledby="ls-clients-h">
@@ -41,7 +43,7 @@ pub fn ClientsPanel() -> impl IntoView {
             <button id="ls-failover" class="ls-fault" data-act="failover" on:click=move |_| app.inject(Command::Failover)>{tr(app, "act.failover")}</button>
             <ol class="ls-clients__list">
                 <For each=ids key=|i| *i let:id>
-                    {client(app, id, pause_ticks)}
+                    {client(app, id, pause_ticks, service)}
                 </For>
             </ol>
         </section>
@@ -49,7 +51,7 @@ pub fn ClientsPanel() -> impl IntoView {
 }
 
 /// One lane, keyed by client id; its texts follow the frame in place.
-fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
+fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<&'static str>) -> impl IntoView {
     let row = Memo::new(move |_| app.frame.with(|f| f.clients.get(id).cloned()));
     let get = move |f: fn(&ClientRow, crate::sim::Lang) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, app.lang.get())).unwrap_or_default());
     let class = move || row.with(|r| r.as_ref().map(|c| format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class)).unwrap_or_default());
@@ -79,11 +81,11 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>) -> impl IntoView {
                     on:click=move |_| app.inject(if partitioned() { Command::Heal { client: id } } else { Command::Partition { client: id } })>
                     {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
                 </button>
-                {move || {
-                    let service = app.frame.with(|f| f.service);
-                    let key = match service { "ZooKeeper" => Some("act.expire"), "etcd" => Some("act.revoke"), _ => None };
-                    key.map(|k| view! { <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: id })>{tr(app, k)}</button> })
-                }}
+                // ZooKeeper expires the session, etcd revokes the lease; Redis and SQL have neither.
+                <button class="ls-fault" data-act="expire" class:ls-hidden=move || !matches!(service.get(), "ZooKeeper" | "etcd")
+                    on:click=act(Command::Expire { client: id })>
+                    {move || t(if service.get() == "etcd" { "act.revoke" } else { "act.expire" }, app.lang.get())}
+                </button>
                 <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{tr(app, "act.drop")}</button>
                 <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{tr(app, "act.close")}</button>
             </div>

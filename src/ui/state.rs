@@ -135,6 +135,11 @@ impl App {
     }
 
     pub fn back(&self) {
+        #[cfg(feature = "services")]
+        if self.cmp.with_untracked(|c| c.is_some()) {
+            self.compare_back();
+            return;
+        }
         self.sim.update(|s| s.back());
         self.sync_url();
     }
