@@ -68,7 +68,7 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<&'stati
             <div class="ls-client__meta">
                 <code class="ls-client__node">{get(|c, _| c.node.clone().unwrap_or_default())}</code>
                 <span>{get(|c, l| format!("{} {}", t("client.session", l), c.session))}</span>
-                <span class="ls-client__countdown">{get(|c, l| c.expires_in.map(|e| format!("{} {e}/{}", t("client.expires", l), c.timeout)).unwrap_or_default())}</span>
+                <span class="ls-client__countdown">{get(|c, l| c.expires_in.map(|e| if c.timeout > 0 { format!("{} {e}/{}", t("client.expires", l), c.timeout) } else { format!("{} {e}", t("client.expires", l)) }).unwrap_or_default())}</span>
                 <span class="ls-client__token">{get(|c, l| c.token.map(|tk| format!("{} {tk}", t("client.token", l))).unwrap_or_default())}</span>
             </div>
             <div class="ls-client__actions" role="group" aria-label=move || format!("C{} {}", id + 1, t("panel.clients", app.lang.get()))>

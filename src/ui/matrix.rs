@@ -71,7 +71,7 @@ fn row(app: App, r: Row) -> impl IntoView {
                     <td class=format!("ls-mx ls-mx--{class}") data-probe=probe_key(p)>
                         <button on:click=move |_| {
                             app.matrix.set(None);
-                            app.load("custom", matrix::probe(recipe, p));
+                            app.load(crate::view::url::CUSTOM, matrix::probe(recipe, p));
                         }>{tr(app, key)}</button>
                     </td>
                 }

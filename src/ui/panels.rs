@@ -164,7 +164,7 @@ fn Metrics() -> impl IntoView {
             view! {
                 <div class="ls-metrics">
                     <svg viewBox="0 0 340 44" class="ls-chart" role="img" aria-label=t("panel.metrics", lang)>{bar_view}</svg>
-                    <p id="ls-herd">{format!("{}: {} · {}: {}", t("metric.herd", lang), fixed(f.herd_factor, 2), t("metric.zxid", lang), f.last_zxid)}</p>
+                    <p id="ls-herd">{format!("{}: {}", t("metric.herd", lang), fixed(f.herd_factor, 2))}{(f.last_zxid > 0).then(|| format!(" · {}: {}", t("metric.zxid", lang), f.last_zxid))}</p>
                     <p class="ls-muted">{t("metric.waits", lang)}</p>
                     <svg viewBox="0 0 200 46" class="ls-chart ls-chart--waits" role="img" aria-label=t("metric.waits", lang)>{wait_view}</svg>
                 </div>

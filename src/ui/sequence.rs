@@ -70,11 +70,12 @@ pub fn SequenceDiagram() -> impl IntoView {
         })
     });
     let width = move || (((clients.get() + 2) as i64) * 56).max(320);
+    let service = Memo::new(move |_| app.frame.with(|f| if f.service == "ZooKeeper" { "ZK" } else { f.service }));
     let heads = move || {
         let n = clients.get();
         (0..n)
             .map(|c| (format!("C{}", c + 1), Node::Client(c)))
-            .chain([("ZK".to_string(), Node::Service), ("res".to_string(), Node::Resource)])
+            .chain([(service.get().to_string(), Node::Service), ("res".to_string(), Node::Resource)])
             .map(|(label, node)| {
                 let x = column(node, n);
                 view! {

@@ -190,6 +190,13 @@ impl App {
     }
 
     pub fn load_run(&self, run: Run) {
+        #[cfg(not(feature = "services"))]
+        if run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper {
+            let mut st = self.url_state();
+            (st.preset, st.run, st.at) = (url::CUSTOM.into(), run, 0);
+            browser::go_full(&url::to_query(&st));
+            return;
+        }
         self.playing.set(false);
         self.draft.set(run.scenario.clone());
         self.sim.set(Simulation::from_run(run));

@@ -55,7 +55,8 @@ pub fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
         state_class,
         state: t(state_key, lang).to_string(),
         expires_in,
-        timeout: c.zk.timeout,
+        // The session timeout means something only for ZooKeeper sessions.
+        timeout: if w.server().is_some() { c.zk.timeout } else { 0 },
         hold_count: c.recipe.hold_count(),
         token: c.app.token,
         holding: c.recipe.holding(),

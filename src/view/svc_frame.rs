@@ -75,7 +75,7 @@ fn redis_rows(w: &World, db: &crate::services::redis::db::Db, prefix: &str, crea
             row.owner = owner_of(w, &e.value);
             row.ephemeral = e.expire_at.is_some();
             let ttl = e.expire_at.map(|t| format!("PTTL {}", t.saturating_sub(w.now))).unwrap_or_else(|| "TTL -1 (never expires)".into());
-            row.detail = format!("value {}, {ttl}", e.value);
+            row.detail = format!("{ttl}, value {}", e.value);
             row
         })
         .collect()

@@ -8,6 +8,8 @@ use crate::recipes::RecipeKind;
 use crate::sim::presets;
 use crate::sim::{Action, Lang, Run, Scenario};
 
+/// The preset name of a scenario that is not a preset.
+pub const CUSTOM: &str = "custom";
 /// The default preset.
 pub const DEFAULT_PRESET: &str = "queue";
 /// The UI's client limit (the engine allows more; the screen does not).
@@ -59,8 +61,9 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 st.preset = found.id.into();
                 st.run.scenario = found.scenario();
             }
-            // The lean bundle hands these over to the full one.
-            None if presets::SERVICE_PRESET_IDS.contains(&p) => st.preset = p.into(),
+            // The lean bundle hands these over to the full one; "custom" names a scenario that
+            // is no preset (a matrix probe, an import), carried whole in `scenario`.
+            None if presets::SERVICE_PRESET_IDS.contains(&p) || p == CUSTOM => st.preset = p.into(),
             None => errors.push(format!("unknown scenario {}; showing \"{DEFAULT_PRESET}\"", quote(p))),
         }
     }
@@ -242,6 +245,17 @@ mod tests {
         let (st, errors) = parse("compare=etcd_mutex,zk,sql_insert,sql_lease,naive,curator");
         assert_eq!(st.compare.len(), 4);
         assert_eq!(errors.len(), 2, "{errors:?}");
+    }
+
+    #[test]
+    fn a_matrix_probe_or_import_travels_as_custom_without_complaint() {
+        let (mut st, _) = parse("");
+        st.preset = CUSTOM.into();
+        st.run.scenario = crate::sim::matrix::probe(RecipeKind::EtcdMutex, crate::sim::matrix::Probe::Pause);
+        let (back, errors) = parse(&to_query(&st));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(back.run.scenario, st.run.scenario);
+        assert!(back.needs_full());
     }
 
     #[test]
