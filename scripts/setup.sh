@@ -36,7 +36,8 @@ if [[ -n "$trunk_pid" ]] && ! wait "$trunk_pid"; then
   exit 1
 fi
 
-# npm: binaryen 132 (the wasm-opt Trunk uses) and playwright-core, exactly as package-lock.json says.
+# npm: binaryen 132 (the wasm-opt Trunk uses), terser (minifies the JS glue) and playwright-core,
+# exactly as package-lock.json says.
 if ! cmp -s package-lock.json node_modules/.lockstep-installed-from 2>/dev/null; then
   step "installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund
