@@ -169,7 +169,7 @@ pub fn render(rows: &[Row]) -> String {
     for p in PROBES {
         out.push_str(&format!("{:<11}", p.name()));
     }
-    out.push_str("handover  reentrant  waits   token  req/acq  msg/acq\n");
+    out.push_str("handover    reentrant  waits   token  req/acq  msg/acq\n");
     for r in rows {
         out.push_str(&format!("{:<13}", r.recipe.name()));
         for (_, o, _) in &r.outcomes {
@@ -179,7 +179,7 @@ pub fn render(rows: &[Row]) -> String {
         let waits = if r.polls { "polls" } else { "blocks" };
         let yes = |b: bool| if b { "yes" } else { "no" };
         out.push_str(&format!(
-            "{handover:<10}{:<11}{waits:<8}{:<7}{:<9}{}\n",
+            "{handover:<12}{:<11}{waits:<8}{:<7}{:<9}{}\n",
             yes(r.reentrant),
             yes(r.fencing_token),
             tenths(r.requests_x10),
