@@ -34,6 +34,8 @@ pub struct Mutex {
     pub my_node: Option<String>,
     ttl_s: i64,
     pub lease: Option<i64>,
+    /// myKey and the lease it was put with (kept after the session is lost, as 3.4 keeps it).
+    key: Option<(String, i64)>,
     my_rev: i64,
     step: Step,
     watch_id: i64,
@@ -50,11 +52,11 @@ fn owner_query() -> Op {
 impl Mutex {
     pub fn new(ttl_ms: u64) -> Self {
         let ttl_s = ttl_ms.div_ceil(1000) as i64;
-        Mutex { phase: Phase::Idle, my_node: None, ttl_s, lease: None, my_rev: 0, step: Step::None, watch_id: 0 }
+        Mutex { phase: Phase::Idle, my_node: None, ttl_s, lease: None, key: None, my_rev: 0, step: Step::None, watch_id: 0 }
     }
 
     fn my_key(&self) -> String {
-        format!("{PREFIX}{:x}", self.lease.unwrap_or(0))
+        self.key.as_ref().map_or_else(|| format!("{PREFIX}{:x}", self.lease.unwrap_or(0)), |k| k.0.clone())
     }
 
     fn go(&mut self, step: Step, phase: Phase, out: RecipeOut) -> Vec<RecipeOut> {
@@ -64,9 +66,10 @@ impl Mutex {
     }
 
     fn txn(&mut self) -> Vec<RecipeOut> {
-        let key = self.my_key();
+        let (key, lease) = self.key.clone().unwrap_or_else(|| (self.my_key(), self.lease.unwrap_or(0)));
+        self.key = Some((key.clone(), lease));
         let compares = vec![Compare { key: key.clone(), target: Target::Create, op: CmpOp::Equal, value: "0".into() }];
-        let put = Op::Put { key: key.clone(), value: String::new(), lease: self.lease.unwrap_or(0) };
+        let put = Op::Put { key: key.clone(), value: String::new(), lease };
         let get = Op::Range(RangeReq { key: key.clone(), ..RangeReq::default() });
         let txn = Op::Txn { compares, success: vec![put, owner_query()], failure: vec![get, owner_query()] };
         self.my_node = Some(key);
@@ -136,6 +139,7 @@ impl Mutex {
         match (self.step, r) {
             (Step::Grant, Resp::Granted { id, ttl }) => {
                 self.lease = Some(id);
+                self.key = None;
                 let every = (ttl as u64 * 1000 / 3).max(1);
                 let mut out = vec![RecipeOut::KeepAlive(Some((id, every)))];
                 out.extend(self.txn());
@@ -163,14 +167,20 @@ impl Mutex {
             },
             (Step::Unlock, Resp::Kv { .. }) => {
                 self.step = Step::None;
+                self.key = None;
                 if self.phase == Phase::Idle {
                     return vec![RecipeOut::Released];
                 }
                 super::released(&mut self.phase, &mut self.my_node)
             }
+            // Locking again on a dead session: Lock returns the error; the held key stays as is.
+            (Step::Txn, Resp::Error { .. }) if self.phase == Phase::Holding => {
+                self.step = Step::None;
+                Vec::new()
+            }
             // A lost lease mid-acquire (unknown lease on put): start a new session.
             (Step::Txn, Resp::Error { .. }) => {
-                self.lease = None;
+                (self.lease, self.key) = (None, None);
                 self.go(Step::Grant, Phase::Creating, send(Req::LeaseGrant { ttl: self.ttl_s }))
             }
             _ => Vec::new(),

@@ -129,6 +129,11 @@ impl RowLock {
                     vec![RecipeOut::Acquired { token: 0 }]
                 }
                 (Phase::Releasing, _) => super::released(&mut self.phase, &mut self.my_node),
+                // The session died under a waiting statement (a failover): reconnect and queue again.
+                (Phase::Waiting(_) | Phase::Requesting, Answer::Error { .. }) => {
+                    self.phase = Phase::Requesting;
+                    vec![stmt(Stmt::Begin), stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
+                }
                 _ => Vec::new(),
             },
             _ => Vec::new(),

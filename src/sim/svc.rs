@@ -31,6 +31,8 @@ impl World {
             }
             (service, SvcUp::Hangup) => {
                 let unblocked = service_hangup(service, now, conn);
+                let gone = self.entries_gone(before);
+                self.deleted_now.extend(gone);
                 return self.hangup(c, unblocked);
             }
             _ => (Vec::new(), Vec::new()),
@@ -152,9 +154,7 @@ impl World {
                 Key::FailoverEtcd
             }
             Service::Sql(s) => {
-                let conns: Vec<u32> = s.txns.keys().copied().collect();
-                let unblocked: Vec<(u32, _)> = conns.into_iter().flat_map(|c| s.disconnect(now, c)).collect();
-                let answers = unblocked.into_iter().map(|(k, a)| (k as ClientId, SvcAns::Sql(a))).collect();
+                let answers = s.failover().into_iter().map(|(k, a)| (k as ClientId, SvcAns::Sql(a))).collect();
                 self.answer(answers, Vec::new());
                 Key::FailoverSql
             }

@@ -34,6 +34,8 @@ pub struct Watcher {
     pub watch_id: i64,
     pub key: String,
     pub prefix: bool,
+    /// Live events below this revision are not sent (a watch from a future revision).
+    pub from: i64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -60,8 +62,9 @@ impl Etcd {
         match req {
             Req::Kv(op) => self.kv(op),
             Req::LeaseGrant { ttl } => (self.grant(now, *ttl), Vec::new()),
+            // An expired lease awaiting the lessor's revoke cannot be renewed: "not found".
             Req::LeaseKeepAlive { id } => {
-                let ttl = self.leases.get_mut(id).map(|l| {
+                let ttl = self.leases.get_mut(id).filter(|l| l.expires_at > now).map(|l| {
                     l.expires_at = now + l.ttl as u64 * 1000;
                     l.ttl
                 });
@@ -97,11 +100,13 @@ impl Etcd {
             Op::Put { key, .. } | Op::Delete { key, .. } if key.is_empty() => Some(err(3, "key is not provided")),
             Op::Range(r) if r.key.is_empty() => Some(err(3, "key is not provided")),
             Op::Put { lease, .. } if *lease != 0 && !self.leases.contains_key(lease) => Some(err(5, "requested lease not found")),
-            Op::Txn { success, failure, .. } => {
+            Op::Txn { compares, success, failure } => {
                 if store::duplicate_keys(success) || store::duplicate_keys(failure) {
                     return Some(err(3, "duplicate key given in txn request"));
                 }
-                success.iter().chain(failure).find_map(|o| self.invalid(o))
+                // Leases are checked in the branch that will run (as the apply does).
+                let runs = if compares.iter().all(|c| self.store.compare(c)) { success } else { failure };
+                runs.iter().find_map(|o| self.invalid(o))
             }
             _ => None,
         }
@@ -142,7 +147,7 @@ impl Etcd {
     }
 
     fn watch(&mut self, conn: u32, watch_id: i64, key: &str, prefix: bool, start: i64) -> (Resp, Vec<WatchMsg>) {
-        let w = Watcher { conn, watch_id, key: key.into(), prefix };
+        let w = Watcher { conn, watch_id, key: key.into(), prefix, from: start };
         let mut msgs = Vec::new();
         if start > 0 {
             let past: Vec<(i64, Event)> = self.store.history.iter().filter(|(r, e)| *r >= start && w.matches(e)).cloned().collect();
@@ -157,7 +162,7 @@ impl Etcd {
         self.watchers
             .iter()
             .filter_map(|w| {
-                let mine: Vec<Event> = events.iter().filter(|e| w.matches(e)).cloned().collect();
+                let mine: Vec<Event> = events.iter().filter(|e| w.matches(e) && e.kv.mod_revision >= w.from).cloned().collect();
                 (!mine.is_empty()).then(|| WatchMsg { conn: w.conn, watch_id: w.watch_id, events: mine })
             })
             .collect()

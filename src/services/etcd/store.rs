@@ -96,7 +96,7 @@ impl Store {
         OpResp::Range { kvs, count, more }
     }
 
-    fn compare(&self, c: &Compare) -> bool {
+    pub fn compare(&self, c: &Compare) -> bool {
         let kv = self.kvs.get(&c.key);
         let ord = match c.target {
             Target::Value => match kv {

@@ -29,6 +29,8 @@ pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
         "persist" => persist(db, now, a(1)),
         "incr" => incr(db, now, a(1)),
         "dbsize" => Reply::Int(db.keys.len() as i64),
+        // Queued inside MULTI; EXEC unwatches everything anyway.
+        "unwatch" => Reply::ok(),
         _ => super::script::eval(db, now, args),
     }
 }
@@ -42,7 +44,7 @@ pub fn arity_error(args: &[String]) -> Option<Reply> {
         "setnx" | "getset" => 3,
         "get" | "ttl" | "pttl" | "persist" | "incr" => 2,
         "del" | "exists" => -2,
-        "dbsize" => 1,
+        "dbsize" | "unwatch" => 1,
         _ => return Some(unknown(args)),
     };
     let n = args.len() as i64;
@@ -96,8 +98,11 @@ fn set(db: &mut Db, now: u64, args: &[String]) -> Reply {
         if v <= 0 {
             return Reply::err("invalid expire time in 'set' command");
         }
-        let ms = (v as u64).saturating_mul(*unit);
-        expire_at = Some(if *absolute { ms } else { now.saturating_add(ms) });
+        let at = (v as u64).checked_mul(*unit).and_then(|ms| if *absolute { Some(ms) } else { now.checked_add(ms) });
+        match at.filter(|t| *t <= i64::MAX as u64) {
+            Some(t) => expire_at = Some(t),
+            None => return Reply::err("invalid expire time in 'set' command"),
+        }
     }
     let (key, value) = (&args[1], &args[2]);
     let old = db.live(now, key).cloned();
@@ -131,7 +136,7 @@ fn expire_options(args: &[String]) -> Result<[bool; 4], Reply> {
             "XX" => o[1] = true,
             "GT" => o[2] = true,
             "LT" => o[3] = true,
-            other => return Err(Reply::err(&format!("Unsupported option {other}"))),
+            _ => return Err(Reply::err(&format!("Unsupported option {a}"))),
         }
     }
     if o[0] && (o[1] || o[2] || o[3]) {
@@ -144,12 +149,17 @@ fn expire_options(args: &[String]) -> Result<[bool; 4], Reply> {
 }
 
 fn expire(db: &mut Db, now: u64, args: &[String], unit: i64, name: &str) -> Reply {
-    let Some(v) = parse_int(&args[2]) else { return Reply::not_int() };
+    // Redis parses the options before the number.
     let o = match expire_options(args) {
         Ok(o) => o,
         Err(e) => return e,
     };
-    let Some(delta) = v.checked_mul(unit) else { return Reply::err(&format!("invalid expire time in '{name}' command")) };
+    let Some(v) = parse_int(&args[2]) else { return Reply::not_int() };
+    let invalid = || Reply::err(&format!("invalid expire time in '{name}' command"));
+    let Some(delta) = v.checked_mul(unit) else { return invalid() };
+    if (now as i64).checked_add(delta).is_none() {
+        return invalid();
+    }
     let Some(current) = db.live(now, &args[1]).map(|e| e.expire_at) else { return Reply::Int(0) };
     let when = now as i64 + delta;
     let refused = (o[0] && current.is_some())

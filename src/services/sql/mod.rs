@@ -59,6 +59,19 @@ impl Sql {
         out
     }
 
+    /// The server fails over to a standby: every session ends at once (committed rows survive;
+    /// open transactions roll back, row locks vanish) and every waiting statement gets the
+    /// error a terminated connection gives.
+    pub fn failover(&mut self) -> Vec<(u32, Answer)> {
+        let waiting = std::mem::take(&mut self.waiting);
+        let conns: Vec<u32> = self.txns.keys().copied().collect();
+        for c in conns {
+            self.end(c, false);
+        }
+        let msg = "terminating connection due to administrator command";
+        waiting.into_iter().map(|(c, _)| (c, Answer::error("57P01", msg))).collect()
+    }
+
     fn wake(&mut self, now: u64, out: &mut Vec<(u32, Answer)>) {
         let mut i = 0;
         while i < self.waiting.len() {
@@ -93,11 +106,15 @@ impl Sql {
                 Answer::ok("ROLLBACK")
             }
             _ => {
-                let blocker = self.row_locks.get(stmt_row(stmt)).filter(|c| **c != conn);
-                if blocker.is_some() {
+                let name = stmt_row(stmt);
+                let blocker = self.row_locks.get(name).copied().filter(|c| *c != conn);
+                // A duplicate INSERT waits only for a row an open transaction changed; a row that
+                // is merely locked FOR UPDATE is a committed duplicate at once.
+                let changed = blocker.is_some_and(|c| self.txns.get(&c).is_some_and(|t| t.undo.iter().any(|(n, _)| n == name)));
+                if blocker.is_some() && !(matches!(stmt, Stmt::Insert { .. }) && !changed) {
                     return match stmt {
                         Stmt::SelectForUpdate { nowait: true, .. } => Some(self.fail(conn, "55P03", "could not obtain lock on row in relation \"locks\"")),
-                        Stmt::Select { .. } => Some(self.select(stmt_row(stmt))),
+                        Stmt::Select { .. } => Some(self.select(conn, name)),
                         _ => None,
                     };
                 }
@@ -110,17 +127,17 @@ impl Sql {
         Some(answer)
     }
 
-    /// What other transactions see: the last committed version of the row.
-    fn committed(&self, name: &str) -> Option<Row> {
-        let holder = self.row_locks.get(name).and_then(|c| self.txns.get(c));
+    /// What `conn` sees: its own changes, or else the last committed version of the row.
+    fn committed(&self, conn: u32, name: &str) -> Option<Row> {
+        let holder = self.row_locks.get(name).filter(|c| **c != conn).and_then(|c| self.txns.get(c));
         match holder.and_then(|t| t.undo.iter().find(|(n, _)| n == name)) {
             Some((_, before)) => before.clone(),
             None => self.rows.get(name).cloned(),
         }
     }
 
-    fn select(&self, name: &str) -> Answer {
-        let rows: Vec<Row> = self.committed(name).into_iter().collect();
+    fn select(&self, conn: u32, name: &str) -> Answer {
+        let rows: Vec<Row> = self.committed(conn, name).into_iter().collect();
         Answer::Ok { tag: format!("SELECT {}", rows.len()), rows }
     }
 
@@ -152,13 +169,13 @@ impl Sql {
                 Answer::Ok { tag: "UPDATE 1".into(), rows: vec![new] }
             }
             Stmt::SelectForUpdate { name, .. } => {
-                let a = self.select(name);
+                let a = self.select(conn, name);
                 if self.rows.contains_key(name) {
                     self.lock(conn, name);
                 }
                 a
             }
-            _ => self.select(stmt_row(stmt)),
+            _ => self.select(conn, stmt_row(stmt)),
         }
     }
 
