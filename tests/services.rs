@@ -1,4 +1,4 @@
-//! Replays the Redis and etcd scripts recorded from the real servers (tests/services/*) through
+//! Replays the Redis, etcd and PostgreSQL scripts recorded from the real servers (tests/services/*) through
 //! Lockstep's models and compares every reply.
 
 use std::path::{Path, PathBuf};
@@ -57,4 +57,17 @@ fn etcd_scripts_match_etcd_3_4() {
         diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
     }
     assert!(diffs.is_empty(), "{} answers differ from etcd 3.4:\n{}", diffs.len(), diffs.join("\n"));
+}
+
+#[test]
+fn sql_scripts_match_postgresql_15() {
+    let scripts = files("tests/services/sql", "pgsql");
+    assert!(scripts.len() >= 2);
+    let mut diffs = Vec::new();
+    for s in &scripts {
+        let expected = std::fs::read_to_string(s.with_extension("expected")).expect("expected file");
+        let ours = lockstep::services::sql::replay::run(&std::fs::read_to_string(s).unwrap());
+        diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
+    }
+    assert!(diffs.is_empty(), "{} answers differ from PostgreSQL 15:\n{}", diffs.len(), diffs.join("\n"));
 }

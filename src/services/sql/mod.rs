@@ -5,6 +5,7 @@
 
 #[cfg(test)]
 mod tests;
+pub mod replay;
 pub mod types;
 
 use std::collections::BTreeMap;
