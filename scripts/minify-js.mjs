@@ -1,5 +1,7 @@
-// Minifies the wasm-bindgen JS glue in dist/ with terser (Trunk 0.21's own minifier gives up on
-// `export default`) and updates the pages' subresource-integrity hashes to match.
+// Post-build step for dist/: minifies the wasm-bindgen JS glue with terser (Trunk 0.21's own
+// minifier gives up on `export default`) and updates the pages' subresource-integrity hashes to
+// match; marks the stylesheets `crossorigin`, because inside a sandboxed iframe (an opaque
+// origin) an integrity-checked stylesheet must be fetched with CORS or it is blocked.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -19,4 +21,9 @@ for (const js of fs.readdirSync(dist).filter((f) => /^lockstep-[0-9a-f]+\.js$/.t
     if (html.includes(sri(before))) fs.writeFileSync(p, html.replaceAll(sri(before), sri(out.code)));
   }
   console.log(`${js}: ${before.length} → ${out.code.length} B`);
+}
+for (const page of pages) {
+  const p = path.join(dist, page);
+  const html = fs.readFileSync(p, 'utf8');
+  fs.writeFileSync(p, html.replace(/<link (?![^>]*crossorigin)([^>]*rel=stylesheet)/g, '<link crossorigin $1'));
 }

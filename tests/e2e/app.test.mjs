@@ -210,6 +210,9 @@ test('embed mode works in sandboxed iframes at 800x500 (public/embed-example.htm
       assert.match(await frame.locator('#ls-position').innerText(), /(step|第) 2 /);
     }
     assert.match(await page.frameLocator('#embed-queue').locator('#ls-narration').innerText(), /[\u4e00-\u9fff]/);
+    // The stylesheets load inside the opaque-origin frames (they are fetched with CORS).
+    assert.equal(await page.frameLocator('#embed-herd').locator('.ls-panel').first().evaluate((e) => getComputedStyle(e).borderTopStyle), 'solid');
+    assert.deepEqual(problems.consoleErrors.filter((e) => /Integrity/.test(e)), [], 'stylesheet blocked');
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
   } catch (e) {

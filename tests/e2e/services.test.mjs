@@ -108,3 +108,32 @@ test('the lean first bundle stays under 300 KB gzip and has no Redis, etcd or SQ
   const text = fs.readFileSync(path.join(DIST, wasm)).toString('latin1');
   assert.ok(!text.includes('EXECABORT') && !text.includes('duplicate key given in txn request'), 'service engines stayed out of the lean bundle');
 });
+
+test('a sandboxed embed of another service hands over inside the frame, styled, without errors', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { DIST } = await import('./harness.mjs');
+  const host = path.join(DIST, 'e2e-embed-host.html');
+  fs.writeFileSync(host, '<!doctype html><title>host</title><link rel="icon" href="data:,"><iframe src="./?preset=etcd-mutex&embed=1" width="800" height="500" sandbox="allow-scripts"></iframe>');
+  const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
+  try {
+    await page.goto(`${srv.url}e2e-embed-host.html`);
+    const frame = () => page.frames().find((f) => f !== page.mainFrame());
+    await page.waitForFunction(() => true);
+    for (let i = 0; i < 50 && !/full\.html/.test(frame()?.url() ?? ''); i++) await page.waitForTimeout(100);
+    const f = frame();
+    assert.match(f.url(), /full\.html\?preset=etcd-mutex/);
+    await f.locator('#ls-stage').waitFor({ timeout: 15000 });
+    assert.match(await f.locator('.ls-stage__title').first().textContent(), /etcd/);
+    const styled = await f.evaluate(() => getComputedStyle(document.querySelector('.ls-panel')).borderTopStyle);
+    assert.equal(styled, 'solid', 'the stylesheet loaded inside the opaque-origin frame');
+    assert.deepEqual(problems.consoleErrors, [], 'console errors');
+    assert.deepEqual(problems.pageErrors, []);
+  } catch (e) {
+    await screenshotOnFailure(page, 'embed-handover');
+    throw e;
+  } finally {
+    await page.close();
+    fs.unlinkSync(host);
+  }
+});
