@@ -33,41 +33,30 @@ fn compare(name: &str, ours: &[String], expected: &str) -> Vec<String> {
     diffs
 }
 
-#[test]
-fn redis_scripts_match_redis_7() {
-    let scripts = files("tests/services/redis", "redis");
-    assert!(scripts.len() >= 5);
+/// Replays every script in `dir` with `run` and asserts each line matches the recording.
+fn check(dir: &str, ext: &str, at_least: usize, server: &str, run: fn(&str) -> Vec<String>) {
+    let scripts = files(dir, ext);
+    assert!(scripts.len() >= at_least, "{dir}: {} scripts", scripts.len());
     let mut diffs = Vec::new();
     for s in &scripts {
         let expected = std::fs::read_to_string(s.with_extension("expected")).expect("expected file");
-        let ours = lockstep::services::redis::replay::run(&std::fs::read_to_string(s).unwrap());
+        let ours = run(&std::fs::read_to_string(s).unwrap());
         diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
     }
-    assert!(diffs.is_empty(), "{} replies differ from Redis 7:\n{}", diffs.len(), diffs.join("\n"));
+    assert!(diffs.is_empty(), "{} answers differ from {server}:\n{}", diffs.len(), diffs.join("\n"));
+}
+
+#[test]
+fn redis_scripts_match_redis_7() {
+    check("tests/services/redis", "redis", 5, "Redis 7", lockstep::services::redis::replay::run);
 }
 
 #[test]
 fn etcd_scripts_match_etcd_3_4() {
-    let scripts = files("tests/services/etcd", "etcd");
-    assert!(scripts.len() >= 7);
-    let mut diffs = Vec::new();
-    for s in &scripts {
-        let expected = std::fs::read_to_string(s.with_extension("expected")).expect("expected file");
-        let ours = lockstep::services::etcd::replay::run(&std::fs::read_to_string(s).unwrap());
-        diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
-    }
-    assert!(diffs.is_empty(), "{} answers differ from etcd 3.4:\n{}", diffs.len(), diffs.join("\n"));
+    check("tests/services/etcd", "etcd", 7, "etcd 3.4", lockstep::services::etcd::replay::run);
 }
 
 #[test]
 fn sql_scripts_match_postgresql_15() {
-    let scripts = files("tests/services/sql", "pgsql");
-    assert!(scripts.len() >= 2);
-    let mut diffs = Vec::new();
-    for s in &scripts {
-        let expected = std::fs::read_to_string(s.with_extension("expected")).expect("expected file");
-        let ours = lockstep::services::sql::replay::run(&std::fs::read_to_string(s).unwrap());
-        diffs.extend(compare(&s.file_name().unwrap().to_string_lossy(), &ours, &expected));
-    }
-    assert!(diffs.is_empty(), "{} answers differ from PostgreSQL 15:\n{}", diffs.len(), diffs.join("\n"));
+    check("tests/services/sql", "pgsql", 2, "PostgreSQL 15", lockstep::services::sql::replay::run);
 }

@@ -119,7 +119,7 @@ impl World {
     }
 
     /// Names of the lock entries the service holds now (keys, rows).
-    pub fn lock_entries(&self) -> Vec<String> {
+    fn lock_entries(&self) -> Vec<String> {
         match &self.service {
             Service::Redis(r) => r.db.keys.keys().cloned().collect(),
             Service::Etcd(e) => e.store.kvs.keys().cloned().collect(),

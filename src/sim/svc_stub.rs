@@ -15,10 +15,6 @@ impl World {
         Narration::new(Key::ServiceTick, None)
     }
 
-    pub fn lock_entries(&self) -> Vec<String> {
-        Vec::new()
-    }
-
     pub(super) fn svc_deadline(&self) -> Option<Tick> {
         None
     }

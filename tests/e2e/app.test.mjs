@@ -2,30 +2,15 @@
 // languages, hostile links, import/export — in Debian's Chromium against the release build.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, watchedPage, screenshotOnFailure } from './harness.mjs';
+import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.close(); });
 
-/** Runs `body(page)` on a fresh page at `query`; asserts no console errors or foreign requests. */
-async function withPage(name, query, body, { allowConsole = false } = {}) {
-  const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
-  try {
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    await page.goto(`${srv.url}${query ? `?${query}` : ''}`);
-    await page.locator('#ls-stage').waitFor({ timeout: 15000 });
-    await body(page);
-    if (!allowConsole) assert.deepEqual(problems.consoleErrors, [], 'console errors');
-    assert.deepEqual(problems.pageErrors, [], 'page errors');
-    assert.deepEqual(problems.foreignRequests, [], 'requests to other origins');
-  } catch (e) {
-    await screenshotOnFailure(page, name);
-    throw e;
-  } finally {
-    await page.close();
-  }
-}
+/** Runs `body(page)` on a fresh page at `query` (see harness `withPage`). */
+const withPage = (name, query, body, opts) =>
+  sharedWithPage(browser, new URL(srv.url).origin, name, `${srv.url}${query ? `?${query}` : ''}`, body, opts);
 
 const position = (page) => page.locator('#ls-position').innerText();
 const stepN = async (page, n) => { for (let i = 0; i < n; i++) await page.locator('#ls-step').click(); };

@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -60,4 +61,27 @@ export async function screenshotOnFailure(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name.replace(/[^a-z0-9]+/gi, '_')}.png`);
   try { await page.screenshot({ path: file, fullPage: true }); console.error(`screenshot of the failure: ${file}`); } catch { /* page gone */ }
+}
+
+/**
+ * Runs `body(page)` on a fresh 1400×1000 page at `url` (once `#ls-stage` is there), then asserts no
+ * page errors, no requests to other origins and (unless `allowConsole`) no console errors; a
+ * failure leaves a screenshot named `name`.
+ */
+export async function withPage(context, origin, name, url, body, { allowConsole = false } = {}) {
+  const { page, problems } = await watchedPage(context, origin);
+  try {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.goto(url);
+    await page.locator('#ls-stage').waitFor({ timeout: 15000 });
+    await body(page);
+    if (!allowConsole) assert.deepEqual(problems.consoleErrors, [], 'console errors');
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+    assert.deepEqual(problems.foreignRequests, [], 'requests to other origins');
+  } catch (e) {
+    await screenshotOnFailure(page, name);
+    throw e;
+  } finally {
+    await page.close();
+  }
 }

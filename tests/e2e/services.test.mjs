@@ -3,29 +3,13 @@
 // in lockstep, and the requirements matrix is computed and opens its runs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, watchedPage, screenshotOnFailure } from './harness.mjs';
+import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.close(); });
 
-async function withPage(name, path, body) {
-  const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
-  try {
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    await page.goto(`${srv.url}${path}`);
-    await page.locator('#ls-stage').waitFor({ timeout: 15000 });
-    await body(page);
-    assert.deepEqual(problems.consoleErrors, [], 'console errors');
-    assert.deepEqual(problems.pageErrors, [], 'page errors');
-    assert.deepEqual(problems.foreignRequests, [], 'requests to other origins');
-  } catch (e) {
-    await screenshotOnFailure(page, name);
-    throw e;
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (name, path, body) => sharedWithPage(browser, new URL(srv.url).origin, name, `${srv.url}${path}`, body);
 
 const stepN = async (page, n) => { for (let i = 0; i < n; i++) await page.locator('#ls-step').click(); };
 

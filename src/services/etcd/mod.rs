@@ -44,8 +44,6 @@ pub struct Etcd {
     pub leases: BTreeMap<i64, Lease>,
     pub watchers: Vec<Watcher>,
     pub next_lease: i64,
-    /// Leader elections so far (the sim's "leader change" fault).
-    pub elections: u32,
 }
 
 fn err(code: u32, message: &str) -> Resp {
@@ -187,7 +185,6 @@ impl Etcd {
 
     /// A leader change: the new leader re-arms every lease to its TTL plus the election timeout.
     pub fn elect(&mut self, now: u64) {
-        self.elections += 1;
         for l in self.leases.values_mut() {
             l.expires_at = now + l.ttl as u64 * 1000 + ELECTION_TIMEOUT_MS;
         }

@@ -21,8 +21,6 @@ pub struct Db {
     pub expirations: BTreeMap<String, u64>,
     /// A replica never deletes expired keys itself; it only hides them.
     pub replica: bool,
-    /// `INFO stats` expired_keys.
-    pub expired_keys: u64,
     /// Writes to replicate, already rewritten to absolute times (`PXAT`, `PEXPIREAT`).
     pub outbox: Vec<Vec<String>>,
 }
@@ -46,7 +44,6 @@ impl Db {
     /// Deletes an expired key and propagates the DEL, as `deleteExpiredKeyAndPropagate` does.
     pub fn expire(&mut self, key: &str) {
         if self.keys.remove(key).is_some() {
-            self.expired_keys += 1;
             *self.expirations.entry(key.to_string()).or_default() += 1;
             self.outbox.push(vec!["DEL".into(), key.into()]);
         }

@@ -52,8 +52,6 @@ pub struct Redis {
     pub db: Db,
     pub conns: BTreeMap<u32, Conn>,
     pub replica: Option<Replica>,
-    /// How many failovers happened (the UI shows which server is primary).
-    pub failovers: u32,
 }
 
 impl Redis {
@@ -170,7 +168,6 @@ impl Redis {
         let lag = r.lag;
         self.db = Db { replica: false, ..r.db };
         self.conns.clear();
-        self.failovers += 1;
         self.replica = Some(Replica { db: Db { replica: true, ..Db::default() }, lag, link_cut: true, ..Replica::default() });
     }
 
