@@ -1,57 +1,82 @@
 #!/usr/bin/env bash
-# Idempotent set-up for a fresh machine: installs only what is missing or at the wrong version.
+# Idempotent set-up for a fresh machine: installs only what is missing or at the wrong version,
+# and says for each step what it installs, why, how long it usually takes and how long it took.
 #   scripts/setup.sh app    toolchain to build and serve the app (wasm target, trunk, wasm-bindgen, wasm-opt)
 #   scripts/setup.sh test   the above, plus Chromium, ChromeDriver and the browser-test npm packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
 TRUNK_VERSION=0.21.14
-step() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+setup_start=$SECONDS
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+# took LABEL START: prints how long a step took.
+took() { say "$1 done in $((SECONDS - $2)) s"; }
+
+# The two tools are compiled unoptimised (--debug) and without debug info: they only spawn
+# cargo and rewrite one .wasm, so an optimised build buys nothing (their output is
+# byte-identical) and costs three times the compile. No default features: trunk's are TLS and
+# the update check, wasm-bindgen-cli's a downloader; an offline build uses none of them.
+export CARGO_PROFILE_DEV_DEBUG=0
+tool_install() { cargo install --debug --no-default-features --quiet "$@"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  step "adding the wasm32-unknown-unknown target"
+  t=$SECONDS
+  say "adding the wasm32-unknown-unknown target (rustup; usually 10-30 s)"
   rustup target add wasm32-unknown-unknown
+  took "wasm32 target" "$t"
 fi
 
-# trunk and wasm-bindgen-cli compile in parallel (both are long; together ~15-20 min on 2 cores).
-trunk_pid=""
+# npm first (seconds): binaryen 132 is the wasm-opt Trunk uses (Debian's binaryen 108 silently
+# breaks the bundle), terser minifies the JS glue, playwright-core drives Chromium in tests.
+if ! cmp -s package-lock.json node_modules/.lockstep-installed-from 2>/dev/null; then
+  t=$SECONDS
+  say "installing npm packages from package-lock.json: binaryen (wasm-opt), terser, playwright-core (usually 5-15 s)"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json node_modules/.lockstep-installed-from
+  took "npm packages" "$t"
+fi
+
+# trunk and wasm-bindgen-cli compile side by side; Chromium installs while they do.
+pids=()
 if [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
-  step "installing trunk $TRUNK_VERSION (0.22 needs a newer rustc; this compile takes 13-19 min)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked &
-  trunk_pid=$!
+  say "installing trunk $TRUNK_VERSION from crates.io (0.22 needs a newer rustc; usually 4-6 min on 2 cores)"
+  ( t=$SECONDS; tool_install trunk --version "$TRUNK_VERSION" --locked && took "trunk" "$t" ) &
+  pids+=($!)
 fi
 
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock exactly.
 [[ -f Cargo.lock ]] || cargo generate-lockfile
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
 if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]]; then
-  step "installing wasm-bindgen-cli $WB_VERSION (5-9 min)"
+  say "installing wasm-bindgen-cli $WB_VERSION (must equal Cargo.lock's wasm-bindgen; usually 2-3 min)"
   # --locked fails on this registry (webpki-roots 1.0.11 is missing), hence the fallback.
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --no-default-features --locked \
-    || cargo install wasm-bindgen-cli --version "$WB_VERSION" --no-default-features
-fi
-if [[ -n "$trunk_pid" ]] && ! wait "$trunk_pid"; then
-  echo "[setup] installing trunk failed" >&2
-  exit 1
-fi
-
-# npm: binaryen 132 (the wasm-opt Trunk uses), terser (minifies the JS glue) and playwright-core,
-# exactly as package-lock.json says.
-if ! cmp -s package-lock.json node_modules/.lockstep-installed-from 2>/dev/null; then
-  step "installing npm packages from package-lock.json"
-  npm ci --no-audit --no-fund
-  cp package-lock.json node_modules/.lockstep-installed-from
+  ( t=$SECONDS
+    { tool_install wasm-bindgen-cli --version "$WB_VERSION" --locked 2>/dev/null \
+      || tool_install wasm-bindgen-cli --version "$WB_VERSION"; } && took "wasm-bindgen-cli" "$t" ) &
+  pids+=($!)
 fi
 
 if [[ "$what" == test ]]; then
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    step "installing Debian's chromium and chromium-driver"
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+     || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then
+    t=$SECONDS
+    say "installing Debian's chromium, chromium-driver and fonts-noto-cjk for the browser tests (usually 1-2 min)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq chromium chromium-driver >/dev/null
+    apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+    took "chromium" "$t"
   fi
 fi
 
+t=$SECONDS
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch
-step "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"
+took "cargo fetch (crates for the app and the tests)" "$t"
+
+for pid in "${pids[@]}"; do
+  if ! wait "$pid"; then
+    echo "[setup] installing a tool failed (see above)" >&2
+    exit 1
+  fi
+done
+say "ready in $((SECONDS - setup_start)) s: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"
