@@ -20,7 +20,6 @@ pub fn main(args: &[String]) -> i32 {
         Some("replay") => replay(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
-        #[cfg(feature = "services")]
         Some("matrix") => {
             let rows = lockstep::sim::matrix::matrix();
             if args.iter().any(|a| a == "--json") {

@@ -6,14 +6,17 @@
 //!   the engine with recordings of a real server.
 //! - `ui` (wasm32 only): the Leptos app.
 
-// The lean bundle (no `services`) keeps the wire types but makes them uninhabited: the code
-// that would handle them is then statically unreachable, which is the point.
-#![cfg_attr(not(feature = "services"), allow(unreachable_code, unreachable_patterns, unused_imports))]
+/// Items behind one `cfg` attribute (what `cfg_if` does, for a few module declarations); the
+/// lean build has no use for it.
+#[allow(unused_macros)]
+macro_rules! items {
+    ($($i:item)*) => { $($i)* };
+}
 
 pub mod engine;
+pub mod narrate;
 pub mod recipes;
 pub mod replay;
-#[cfg(feature = "services")]
 pub mod services;
 pub mod sim;
 pub mod view;

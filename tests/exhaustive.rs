@@ -14,24 +14,26 @@ fn cfg(allow_close: bool) -> ExploreConfig {
     ExploreConfig { max_depth: 200, max_states: 400_000, allow_close }
 }
 
-/// Explores 2 and 3 clients of a correct recipe: no violation, and the space is exhausted.
-fn safe_and_stuck_free(recipe: RecipeKind) {
-    for n in [2, 3] {
+/// Explores 2 and 3 clients of a correct recipe: no violation, the space is exhausted, and it
+/// has exactly the pinned number of states (a change in behaviour changes the count).
+fn safe_and_stuck_free(recipe: RecipeKind, states: [usize; 2]) {
+    for (n, want) in [2, 3].into_iter().zip(states) {
         let out = explore(&scenario(recipe, n), &cfg(false));
         assert!(out.counterexample.is_none(), "{recipe:?}, {n} clients: {:?}", out.counterexample.map(|c| c.0));
         assert!(!out.truncated && !out.depth_cut, "{recipe:?}, {n} clients: search cut at {} states / depth {}", out.states, out.depth);
         println!("{recipe:?}, {n} clients: {} states, depth {}", out.states, out.depth);
+        assert_eq!(out.states, want, "{recipe:?}, {n} clients: state count");
     }
 }
 
 #[test]
 fn sequential_is_safe_and_stuck_free_for_two_and_three_clients() {
-    safe_and_stuck_free(RecipeKind::Sequential);
+    safe_and_stuck_free(RecipeKind::Sequential, [344, 65_042]);
 }
 
 #[test]
 fn curator_is_safe_and_stuck_free_for_two_and_three_clients() {
-    safe_and_stuck_free(RecipeKind::Curator);
+    safe_and_stuck_free(RecipeKind::Curator, [326, 56_420]);
 }
 
 #[test]
@@ -61,6 +63,7 @@ fn no_recheck_shortest_counterexample_is_two_holders() {
     assert_eq!(p, Property::MutualExclusion);
     let len = replays(run, p);
     println!("no_recheck: counterexample of {len} steps after {} states", out.states);
+    assert_eq!((len, out.states), (24, 306_778), "the shortest counterexample and the states searched to find it");
 }
 
 #[test]
@@ -70,4 +73,6 @@ fn lost_wakeup_shortest_counterexample_is_stuck() {
     assert_eq!(p, Property::Stuck);
     let len = replays(run, p);
     println!("lost_wakeup: counterexample of {len} steps after {} states", out.states);
+    assert!(!out.truncated);
+    assert_eq!((len, out.states), (15, 131), "the shortest counterexample and the states searched to find it");
 }

@@ -64,7 +64,7 @@ fn swarm(recipe: RecipeKind, seed: u64) -> Scenario {
 
 fn lines() -> Vec<String> {
     let mut out: Vec<String> = presets::all().map(|p| format!("preset {} {:016x}", p.id, hash(&p.scenario()))).collect();
-    for recipe in RecipeKind::ALL {
+    for recipe in RecipeKind::ALL.into_iter().filter(|r| r.service().available()) {
         for seed in 0..12 {
             let sc = swarm(recipe, seed);
             out.push(format!("{} {:016x}", sc.name, hash(&sc)));
@@ -84,6 +84,9 @@ fn trace_hashes_match_the_committed_ones() {
     let want = std::fs::read_to_string(&path).unwrap_or_default();
     let want: Vec<&str> = want.lines().collect();
     let changed: Vec<String> = got.iter().filter(|l| !want.contains(&l.as_str())).cloned().collect();
-    assert!(changed.is_empty() && want.len() == got.len(), "trace hashes changed (LOCKSTEP_BLESS=1 to accept):\n{}", changed.join("\n"));
+    assert!(changed.is_empty(), "trace hashes changed (LOCKSTEP_BLESS=1 to accept):\n{}", changed.join("\n"));
+    // The lean build (no `services`) checks the ZooKeeper lines only.
+    let full = RecipeKind::ALL.iter().all(|r| r.service().available());
+    assert!(!full || want.len() == got.len(), "{} committed lines, {} computed", want.len(), got.len());
 }
 

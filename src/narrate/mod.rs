@@ -1,9 +1,31 @@
-//! One sentence per step, in English and Simplified Chinese. A step records a [`Narration`]
-//! (a key plus its data); the text is rendered on demand in the reader's language.
+//! The words every layer shares: one sentence per step in English and Simplified Chinese
+//! (a [`Narration`] is a key plus its data, rendered on demand in the reader's language), and
+//! the named [`Phase`] a lock client is in. Below the lock services and the recipes, so each
+//! can say what it did; it imports nothing of the crate.
+
+mod services;
 
 use serde::{Deserialize, Serialize};
 
-use crate::recipes::Phase;
+/// The named phase of a lock client, as the stage draws it and the narration names it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    #[default]
+    Idle,
+    Creating,
+    /// Sending an acquire command (Redis, SQL).
+    Requesting,
+    Listing,
+    /// Waiting for a watch on this path to fire.
+    Watching(String),
+    Holding,
+    Releasing,
+    /// Waiting for a deletion that can no longer be announced (the `lost_wakeup` bug), or
+    /// for a row lock (SQL `FOR UPDATE`).
+    Waiting(String),
+    /// Busy: polling again after a delay (Redis and SQL locks).
+    Backoff,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -206,7 +228,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 
 fn template(k: Key, lang: Lang) -> &'static str {
     let (en, zh) = match k {
-        k if super::narrate_svc::covers(k) => super::narrate_svc::template(k),
+        k if services::covers(k) => services::template(k),
         Key::RequestArrives => ("{c}'s {a} reaches the server: {b}.", "{c} 的 {a} 到达服务器：{b}。"),
         Key::ConnectArrives => ("{c} connects: the server opens session {a} with a {n}-tick timeout.", "{c} 连接：服务器创建会话 {a}，超时 {n} 个时钟单位。"),
         Key::ReconnectArrives => ("{c} reconnects to session {a}: {b}.", "{c} 重新连接会话 {a}：{b}。"),

@@ -2,7 +2,7 @@
 //! lean bundle keeps only what a ZooKeeper world can say (the completeness test runs on the
 //! full build).
 
-use super::narrate::Key;
+use super::Key;
 
 pub fn covers(k: Key) -> bool {
     matches!(
@@ -28,53 +28,52 @@ pub fn covers(k: Key) -> bool {
 
 pub fn template(k: Key) -> (&'static str, &'static str) {
     match k {
-        #[cfg(feature = "services")]
-        Key::SvcRequest => ("The server runs {c}'s “{a}” and answers {b}.", "服务器执行 {c} 的“{a}”，应答 {b}。"),
-        #[cfg(feature = "services")]
-        Key::TimerRetry => ("{c}'s poll delay is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
-        #[cfg(feature = "services")]
-        Key::TimerKeepAlive => ("{c}'s client library sends a lease keep-alive (every third of the TTL).", "{c} 的客户端库发送租约续期（每隔 TTL 的三分之一）。"),
-        #[cfg(feature = "services")]
-        Key::TimerResend => ("{c} has had no answer for its read timeout and sends its request again (the first one may or may not have run).", "{c} 在读超时内没有收到应答，再次发送请求（第一次可能已经执行，也可能没有）。"),
-        #[cfg(feature = "services")]
-        Key::SvcBlocked => ("{c}'s “{a}” has to wait: another transaction holds the row lock.", "{c} 的“{a}”必须等待：另一个事务持有该行锁。"),
-        #[cfg(feature = "services")]
-        Key::SvcAnswer => ("{c} receives “{a}”.", "{c} 收到“{a}”。"),
-        #[cfg(feature = "services")]
-        Key::SvcWatchEvent => ("{c}'s watch reports: {a}.", "{c} 的 watch 报告：{a}。"),
-        #[cfg(feature = "services")]
-        Key::SvcHangup => ("The server sees {c}'s connection close{a}.", "服务器发现 {c} 的连接已关闭{a}。"),
-        #[cfg(feature = "services")]
-        Key::SvcExpiry => ("The server's clock runs out a lease: {b}.", "服务器时钟使租约到期：{b}。"),
-        #[cfg(feature = "services")]
-        Key::SvcCrash => (
-            "Fault: {c} crashes. Its operating system closes the connection; whatever it holds stays until the server notices or a TTL runs out.",
-            "故障：{c} 崩溃。操作系统关闭了它的连接；它持有的东西一直保留，直到服务器察觉或 TTL 到期。",
-        ),
-        #[cfg(feature = "services")]
-        Key::FailoverRedis => (
-            "Fault: the Redis primary dies and its replica is promoted with only what had been replicated; clients now talk to the new primary.",
-            "故障：Redis 主节点宕机，副本被提升为主节点，但只带着已复制过去的数据；客户端改连新主节点。",
-        ),
-        #[cfg(feature = "services")]
-        Key::FailoverRedisRestart => (
-            "Fault: the Redis server restarts without persistence: every key, every lock, is gone.",
-            "故障：Redis 服务器在没有持久化的情况下重启：所有键、所有锁都消失了。",
-        ),
-        #[cfg(feature = "services")]
-        Key::FailoverEtcd => (
-            "Fault: the etcd leader changes. Requests stall for an election timeout; the new leader re-arms every lease to its TTL plus 1 s. Committed keys survive.",
-            "故障：etcd 领导者变更。请求停顿一个选举超时；新领导者把每个租约重置为 TTL 加 1 秒。已提交的键都保留。",
-        ),
-        #[cfg(feature = "services")]
-        Key::FailoverSql => (
-            "Fault: the database fails over to its standby. Committed rows survive; every open transaction, and every row lock it held, is gone.",
-            "故障：数据库切换到备库。已提交的行保留；所有未结束的事务及其持有的行锁都消失了。",
-        ),
         Key::FailoverZk => (
             "Fault: the ZooKeeper ensemble elects a new leader. Requests stall; sessions and ephemeral nodes survive.",
             "故障：ZooKeeper 集群选出新的领导者。请求停顿；会话和临时节点都保留。",
         ),
-        _ => ("{a} does not apply to this lock service.", "{a} 不适用于这个锁服务。"),
+        _ => other(k).unwrap_or(("{a} does not apply to this lock service.", "{a} 不适用于这个锁服务。")),
     }
+}
+
+/// The other services' sentences: only the full bundle can meet them.
+#[cfg(not(feature = "services"))]
+fn other(_: Key) -> Option<(&'static str, &'static str)> {
+    None
+}
+
+#[cfg(feature = "services")]
+fn other(k: Key) -> Option<(&'static str, &'static str)> {
+    Some(match k {
+        Key::SvcRequest => ("The server runs {c}'s “{a}” and answers {b}.", "服务器执行 {c} 的“{a}”，应答 {b}。"),
+        Key::TimerRetry => ("{c}'s poll delay is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
+        Key::TimerKeepAlive => ("{c}'s client library sends a lease keep-alive (every third of the TTL).", "{c} 的客户端库发送租约续期（每隔 TTL 的三分之一）。"),
+        Key::TimerResend => ("{c} has had no answer for its read timeout and sends its request again (the first one may or may not have run).", "{c} 在读超时内没有收到应答，再次发送请求（第一次可能已经执行，也可能没有）。"),
+        Key::SvcBlocked => ("{c}'s “{a}” has to wait: another transaction holds the row lock.", "{c} 的“{a}”必须等待：另一个事务持有该行锁。"),
+        Key::SvcAnswer => ("{c} receives “{a}”.", "{c} 收到“{a}”。"),
+        Key::SvcWatchEvent => ("{c}'s watch reports: {a}.", "{c} 的 watch 报告：{a}。"),
+        Key::SvcHangup => ("The server sees {c}'s connection close{a}.", "服务器发现 {c} 的连接已关闭{a}。"),
+        Key::SvcExpiry => ("The server's clock runs out a lease: {b}.", "服务器时钟使租约到期：{b}。"),
+        Key::SvcCrash => (
+            "Fault: {c} crashes. Its operating system closes the connection; whatever it holds stays until the server notices or a TTL runs out.",
+            "故障：{c} 崩溃。操作系统关闭了它的连接；它持有的东西一直保留，直到服务器察觉或 TTL 到期。",
+        ),
+        Key::FailoverRedis => (
+            "Fault: the Redis primary dies and its replica is promoted with only what had been replicated; clients now talk to the new primary.",
+            "故障：Redis 主节点宕机，副本被提升为主节点，但只带着已复制过去的数据；客户端改连新主节点。",
+        ),
+        Key::FailoverRedisRestart => (
+            "Fault: the Redis server restarts without persistence: every key, every lock, is gone.",
+            "故障：Redis 服务器在没有持久化的情况下重启：所有键、所有锁都消失了。",
+        ),
+        Key::FailoverEtcd => (
+            "Fault: the etcd leader changes. Requests stall for an election timeout; the new leader re-arms every lease to its TTL plus 1 s. Committed keys survive.",
+            "故障：etcd 领导者变更。请求停顿一个选举超时；新领导者把每个租约重置为 TTL 加 1 秒。已提交的键都保留。",
+        ),
+        Key::FailoverSql => (
+            "Fault: the database fails over to its standby. Committed rows survive; every open transaction, and every row lock it held, is gone.",
+            "故障：数据库切换到备库。已提交的行保留；所有未结束的事务及其持有的行锁都消失了。",
+        ),
+        _ => return None,
+    })
 }

@@ -17,7 +17,7 @@
 
 use super::decide::{gets_the_lock, name_of, sorted, Verdict};
 use super::sequential::list;
-use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, LOCK_DIR, LOCK_NODE};
+use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, ZkIn, zk, LOCK_DIR, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, EventType, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -29,18 +29,18 @@ pub struct NoRecheck {
 
 impl NoRecheck {
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        match input {
-            RecipeIn::Acquire if self.phase == Phase::Idle => {
+        match ZkIn::from(input) {
+            ZkIn::Acquire if self.phase == Phase::Idle => {
                 self.phase = Phase::Creating;
-                vec![RecipeOut::Send(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+                vec![zk(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
             }
-            RecipeIn::Release if self.phase == Phase::Holding => {
+            ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
                 let path = self.my_node.clone().unwrap_or_default();
-                vec![RecipeOut::Send(Request::Delete { path, version: -1 })]
+                vec![zk(Request::Delete { path, version: -1 })]
             }
-            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.hold(),
-            RecipeIn::Reply { request, result } => self.reply(request, result),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.hold(),
+            ZkIn::Reply { request, result } => self.reply(request, result),
             _ => Vec::new(),
         }
     }
@@ -57,7 +57,7 @@ impl NoRecheck {
                 self.my_node = Some(path);
                 self.token = token;
                 self.phase = Phase::Listing;
-                vec![RecipeOut::Send(list())]
+                vec![zk(list())]
             }
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
                 let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
@@ -65,14 +65,14 @@ impl NoRecheck {
                     Verdict::WaitFor(p) => {
                         let path = format!("{LOCK_DIR}/{p}");
                         self.phase = Phase::Watching(path.clone());
-                        vec![RecipeOut::Send(Request::Exists { path, watch: true })]
+                        vec![zk(Request::Exists { path, watch: true })]
                     }
                     _ => self.hold(),
                 }
             }
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.hold(),
             (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
-            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             _ => Vec::new(),
         }
     }
@@ -90,20 +90,20 @@ fn create() -> Request {
 
 impl LostWakeup {
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        match input {
-            RecipeIn::Acquire if self.phase == Phase::Idle => {
+        match ZkIn::from(input) {
+            ZkIn::Acquire if self.phase == Phase::Idle => {
                 self.phase = Phase::Creating;
-                vec![RecipeOut::Send(create())]
+                vec![zk(create())]
             }
-            RecipeIn::Release if self.phase == Phase::Holding => {
+            ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
-                vec![RecipeOut::Send(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+                vec![zk(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
             }
-            RecipeIn::Event(e) if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) => {
+            ZkIn::Event(e) if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) => {
                 self.phase = Phase::Creating;
-                vec![RecipeOut::Send(create())]
+                vec![zk(create())]
             }
-            RecipeIn::Reply { request, result } => self.reply(request, result),
+            ZkIn::Reply { request, result } => self.reply(request, result),
             _ => Vec::new(),
         }
     }
@@ -113,10 +113,10 @@ impl LostWakeup {
             (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Waiting(LOCK_NODE.into());
-                vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+                vec![zk(Request::Exists { path: LOCK_NODE.into(), watch: true })]
             }
             (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
-            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             _ => Vec::new(),
         }
     }

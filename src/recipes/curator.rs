@@ -26,7 +26,7 @@
 
 use super::decide::{gets_the_lock, name_of, reader_gets_the_lock, sorted, Verdict};
 use super::sequential::list;
-use super::{create_seq, czxid_of, Failure, Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_DIR};
+use super::{create_seq, czxid_of, Failure, Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_DIR};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 /// Which lock this driver implements.
@@ -111,28 +111,28 @@ impl Curator {
     fn create(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Creating;
         let path = format!("{LOCK_DIR}/{}{}", self.prefix(), self.flavor.marker());
-        vec![RecipeOut::Send(create_seq(path, b""))]
+        vec![zk(create_seq(path, b""))]
     }
 
     fn relist(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Listing;
-        vec![RecipeOut::Send(list())]
+        vec![zk(list())]
     }
 
     fn delete_mine(&mut self) -> Vec<RecipeOut> {
         let path = self.my_node.clone().unwrap_or_default();
-        vec![RecipeOut::Send(Request::Delete { path, version: -1 })]
+        vec![zk(Request::Delete { path, version: -1 })]
     }
 
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        match input {
-            RecipeIn::Acquire => self.acquire(),
-            RecipeIn::Release => self.release(),
-            RecipeIn::Reply { request, result } => self.reply(request, result),
-            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
-            RecipeIn::Session(e) => self.session(e),
-            RecipeIn::Timeout => self.timeout(),
-            RecipeIn::Event(_) | RecipeIn::Svc(_) | RecipeIn::Retry => Vec::new(),
+        match ZkIn::from(input) {
+            ZkIn::Acquire => self.acquire(),
+            ZkIn::Release => self.release(),
+            ZkIn::Reply { request, result } => self.reply(request, result),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
+            ZkIn::Session(e) => self.session(e),
+            ZkIn::Timeout => self.timeout(),
+            ZkIn::Event(_) | ZkIn::Foreign | ZkIn::Retry => Vec::new(),
         }
     }
 
@@ -193,15 +193,15 @@ impl Curator {
                 self.adopt(path, token)
             }
             (Request::Create { .. }, Err(ErrorCode::NoNode)) => {
-                vec![RecipeOut::Send(Request::Exists { path: LOCK_DIR.into(), watch: false })]
+                vec![zk(Request::Exists { path: LOCK_DIR.into(), watch: false })]
             }
             (Request::Create { .. }, Err(ErrorCode::ConnectionLoss)) => {
                 // Protection: look for our own node before creating again.
                 self.phase = Phase::Creating;
-                vec![RecipeOut::Send(list())]
+                vec![zk(list())]
             }
             (Request::Exists { path, .. }, Ok(Response::Exists { stat })) if path == LOCK_DIR => match stat {
-                None => vec![RecipeOut::Send(Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Container })],
+                None => vec![zk(Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Container })],
                 Some(_) => self.create(),
             },
             (Request::Exists { path, .. }, Ok(Response::Exists { stat: Some(stat) })) => self.adopt(path.clone(), stat.czxid),
@@ -209,7 +209,7 @@ impl Curator {
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => self.listed(&children),
             (Request::GetData { .. }, Err(ErrorCode::NoNode)) => self.relist(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.deleted(),
-            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             (Request::Delete { .. }, Err(_)) => self.deleted(),
             (_, Err(ErrorCode::SessionExpired)) => {
                 self.after_session = true;
@@ -238,7 +238,7 @@ impl Curator {
             // Recovering from a lost create reply: is a node with our prefix there?
             let prefix = self.prefix();
             return match children.iter().find(|c| c.starts_with(&prefix)) {
-                Some(found) => vec![RecipeOut::Send(Request::Exists { path: format!("{LOCK_DIR}/{found}"), watch: false })],
+                Some(found) => vec![zk(Request::Exists { path: format!("{LOCK_DIR}/{found}"), watch: false })],
                 None => self.create(),
             };
         }
@@ -258,7 +258,7 @@ impl Curator {
             Verdict::WaitFor(p) => {
                 let path = format!("{LOCK_DIR}/{p}");
                 self.phase = Phase::Watching(path.clone());
-                vec![RecipeOut::Send(Request::GetData { path, watch: true })]
+                vec![zk(Request::GetData { path, watch: true })]
             }
             Verdict::Missing => {
                 // "Sequential path not found": delete it (guaranteed), then a whole new attempt.
@@ -302,12 +302,13 @@ impl Curator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recipes::Call;
 
     #[test]
     fn protected_names_and_reentrancy() {
         let mut c = Curator::new(1, 5);
         let out = c.handle(RecipeIn::Acquire);
-        let RecipeOut::Send(Request::Create { path, .. }) = &out[0] else { panic!() };
+        let RecipeOut::Send(Call::ZooKeeper(Request::Create { path, .. })) = &out[0] else { panic!() };
         assert!(path.starts_with("/locks/_c_") && path.ends_with("-lock-"), "{path}");
         assert_eq!(path.len(), "/locks/".len() + 40 + "lock-".len());
         assert_eq!(c.handle(RecipeIn::Release), vec![RecipeOut::Failed(Failure::NotOwner)]);
@@ -316,7 +317,7 @@ mod tests {
         assert_eq!(c.handle(RecipeIn::Acquire), vec![RecipeOut::Acquired { token: 0 }]);
         assert_eq!(c.count, 2);
         assert_eq!(c.handle(RecipeIn::Release), vec![RecipeOut::Released]);
-        assert!(matches!(c.handle(RecipeIn::Release)[0], RecipeOut::Send(Request::Delete { .. })));
+        assert!(matches!(c.handle(RecipeIn::Release)[0], RecipeOut::Send(Call::ZooKeeper(Request::Delete { .. }))));
     }
 
     #[test]

@@ -1,18 +1,7 @@
 //! Pure lock decisions over a directory listing: sorting by sequence suffix and choosing what
 //! to wait for (Curator's `StandardLockInternalsDriver.getsTheLock`, the read lock's rule).
 
-/// The part after the last `marker` (Curator's `fixForSorting`); the whole name if absent.
-pub fn sequence_key<'a>(name: &'a str, marker: &str) -> &'a str {
-    name.rfind(marker).map_or(name, |i| &name[i + marker.len()..])
-}
-
-/// Children sorted by their sequence key (plain string order, as Curator and kazoo do).
-pub fn sorted<'a>(children: &'a [String], markers: &[&str]) -> Vec<&'a str> {
-    let key = |n: &'a str| markers.iter().map(|m| sequence_key(n, m)).min_by_key(|k| k.len()).unwrap_or(n);
-    let mut v: Vec<&str> = children.iter().map(String::as_str).collect();
-    v.sort_unstable_by(|a, b| key(a).cmp(key(b)).then(a.cmp(b)));
-    v
-}
+pub use crate::services::zookeeper::rows::{sequence_key, sorted};
 
 /// The verdict of one look at the directory.
 #[derive(Clone, Debug, PartialEq, Eq)]

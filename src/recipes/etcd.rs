@@ -12,8 +12,8 @@
 //! as a fencing token. Faithful to 3.4.23, a waiter whose lease expired while waiting is
 //! still told "locked" when its predecessors are gone (3.5 re-checks its key; 3.4 does not).
 
-use super::wire::{SvcAns, SvcReq};
-use super::{Phase, RecipeIn, RecipeOut, SessionEvent};
+use super::{Answer, Belief, Believes, Call, Phase, RecipeIn, RecipeOut, SessionEvent};
+use crate::services::etcd::{Call as EtcdCall, Down};
 use crate::services::etcd::types::{CmpOp, Compare, Kv, Op, OpResp, Order, RangeReq, Req, Resp, Target};
 
 pub const PREFIX: &str = "lock/";
@@ -42,7 +42,21 @@ pub struct Mutex {
 }
 
 fn send(r: Req) -> RecipeOut {
-    RecipeOut::Svc(SvcReq::Etcd(r))
+    RecipeOut::Send(Call::Etcd(EtcdCall::Req(r)))
+}
+
+/// Asks the library to keep the session's lease alive every so many ticks (`None`: stop).
+fn keepalive(k: Option<(i64, u64)>) -> RecipeOut {
+    RecipeOut::Send(Call::Etcd(EtcdCall::KeepAlive(k)))
+}
+
+impl Believes for Mutex {
+    fn node(&self) -> Option<&str> {
+        self.my_node.as_deref()
+    }
+    fn belief(&self) -> Belief<'_> {
+        Belief { node: self.node(), token: None, lease: self.lease }
+    }
 }
 
 fn owner_query() -> Op {
@@ -109,8 +123,8 @@ impl Mutex {
             }
             // The keep-alive found the lease gone: the session is over.
             RecipeIn::Session(SessionEvent::Expired) => self.session_lost(),
-            RecipeIn::Svc(SvcAns::Etcd(r)) => self.reply(r),
-            RecipeIn::Svc(SvcAns::Watch(m)) if self.step == Step::Watch && m.watch_id == self.watch_id => {
+            RecipeIn::Answer(Answer::Etcd(Down::Resp(r))) => self.reply(r),
+            RecipeIn::Answer(Answer::Etcd(Down::Watch(m))) if self.step == Step::Watch && m.watch_id == self.watch_id => {
                 let deleted = m.events.iter().any(|e| e.kind == crate::services::etcd::types::EventKind::Delete);
                 if !deleted {
                     return Vec::new();
@@ -130,9 +144,9 @@ impl Mutex {
             self.phase = Phase::Idle;
             self.my_node = None;
             self.step = Step::None;
-            return vec![RecipeOut::KeepAlive(None), RecipeOut::Lost];
+            return vec![keepalive(None), RecipeOut::Lost];
         }
-        vec![RecipeOut::KeepAlive(None)]
+        vec![keepalive(None)]
     }
 
     fn reply(&mut self, r: Resp) -> Vec<RecipeOut> {
@@ -141,7 +155,7 @@ impl Mutex {
                 self.lease = Some(id);
                 self.key = None;
                 let every = (ttl as u64 * 1000 / 3).max(1);
-                let mut out = vec![RecipeOut::KeepAlive(Some((id, every)))];
+                let mut out = vec![keepalive(Some((id, every)))];
                 out.extend(self.txn());
                 out
             }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::services::ServiceKind;
+
 /// Which recipe a client runs (the scenario's choice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -21,25 +23,6 @@ pub enum RecipeKind {
     SqlRowLock,
 }
 
-/// Which lock service a recipe talks to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ServiceKind {
-    ZooKeeper,
-    Redis,
-    Etcd,
-    Sql,
-}
-
-impl ServiceKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ServiceKind::ZooKeeper => "ZooKeeper",
-            ServiceKind::Redis => "Redis",
-            ServiceKind::Etcd => "etcd",
-            ServiceKind::Sql => "SQL",
-        }
-    }
-}
 
 impl RecipeKind {
     pub const ALL: [RecipeKind; 13] = [
@@ -83,6 +66,11 @@ impl RecipeKind {
             RecipeKind::SqlLease => "sql_lease",
             RecipeKind::SqlRowLock => "sql_row_lock",
         }
+    }
+
+    /// The row an operator creates before the run for this recipe (`FOR UPDATE` locks it).
+    pub fn operator_row(self) -> Option<&'static str> {
+        (self == RecipeKind::SqlRowLock).then_some(super::SQL_ROW)
     }
 
     pub fn parse(s: &str) -> Option<RecipeKind> {

@@ -9,57 +9,43 @@
 pub mod broken;
 pub mod curator;
 pub mod decide;
-#[cfg(feature = "services")]
-pub mod etcd;
 mod kind;
 pub mod naive;
-#[cfg(feature = "services")]
-pub mod redis;
 pub mod rwlock;
 pub mod sequential;
+
 #[cfg(feature = "services")]
-pub mod sql;
-#[cfg(feature = "services")]
-pub mod wire;
-#[cfg(not(feature = "services"))]
-#[path = "wire_stub.rs"]
-pub mod wire;
+items! {
+    pub mod etcd;
+    pub mod redis;
+    pub mod sql;
+}
 
 use serde::{Deserialize, Serialize};
 
-pub use kind::{RecipeConfig, RecipeKind, ServiceKind};
+pub use crate::narrate::Phase;
+pub use crate::services::{Answer, Call, ServiceKind, SessionEvent};
+pub use kind::{RecipeConfig, RecipeKind};
 
 use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
+use crate::services::zookeeper;
 
 /// The lock directory every sequential recipe uses, and the naive recipes' single lock node.
 pub const LOCK_DIR: &str = "/locks";
 pub const LOCK_NODE: &str = "/lock";
-
-/// What the client library tells a recipe about its session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SessionEvent {
-    /// The connection broke (read timeout, lost reply): the session may still be alive.
-    Disconnected,
-    /// Reconnected to the same session in time: ephemerals and watches survived.
-    Reconnected,
-    /// The server said the session is gone: its ephemerals were deleted.
-    Expired,
-    /// The library opened a fresh session after an expiry.
-    NewSession,
-}
+/// The lock table's row the SQL recipes insert or lock.
+pub const SQL_ROW: &str = "lock";
 
 /// Inputs to a recipe.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecipeIn {
     Acquire,
     Release,
-    Reply { request: Request, result: Result<Response, ErrorCode> },
-    Event(WatchedEvent),
+    /// An answer or a pushed event from the lock service, through the client library.
+    Answer(Answer),
     Session(SessionEvent),
     /// The acquire deadline passed (recipes that support timeouts).
     Timeout,
-    /// An answer (or a watch event) from a lock service other than ZooKeeper.
-    Svc(wire::SvcAns),
     /// The poll delay asked for with [`RecipeOut::RetryAfter`] is over.
     Retry,
 }
@@ -76,39 +62,65 @@ pub enum Failure {
 /// Outputs of a recipe.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecipeOut {
-    Send(Request),
-    /// The application now holds the lock; `token` is the lock node's czxid (a fencing token).
+    /// A request for the client library (and so, usually, the service).
+    Send(Call),
+    /// The application now holds the lock; `token` is a fencing token (a ZooKeeper lock
+    /// node's czxid, an etcd create revision, a SQL fence; 0 where the service gives none).
     Acquired { token: i64 },
     Released,
     Failed(Failure),
     /// The recipe learned it no longer holds the lock (its session expired).
     Lost,
-    /// A request to a lock service other than ZooKeeper.
-    Svc(wire::SvcReq),
     /// Poll again after about this many ticks (the client adds jitter).
     RetryAfter(u64),
     CancelRetry,
-    /// Keep this etcd lease alive every so many ticks (`None`: stop).
-    KeepAlive(Option<(i64, u64)>),
 }
 
-/// The named phase the UI shows.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    Idle,
-    Creating,
-    /// Sending an acquire command (Redis, SQL).
-    Requesting,
-    Listing,
-    /// Waiting for a watch on this path to fire.
-    Watching(String),
-    Holding,
-    Releasing,
-    /// Waiting for a deletion that can no longer be announced (the `lost_wakeup` bug), or
-    /// for a row lock (SQL `FOR UPDATE`).
-    Waiting(String),
-    /// Busy: polling again after a delay (Redis and SQL locks).
-    Backoff,
+/// A ZooKeeper recipe's view of its inputs (the library matched each reply to its request).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ZkIn {
+    Acquire,
+    Release,
+    Reply { request: Request, result: Result<Response, ErrorCode> },
+    Event(WatchedEvent),
+    Session(SessionEvent),
+    Timeout,
+    Retry,
+    /// Something only another service's library would hand over.
+    Foreign,
+}
+
+impl From<RecipeIn> for ZkIn {
+    fn from(i: RecipeIn) -> ZkIn {
+        #[allow(unreachable_patterns)]
+        match i {
+            RecipeIn::Acquire => ZkIn::Acquire,
+            RecipeIn::Release => ZkIn::Release,
+            RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply { request, result })) => ZkIn::Reply { request, result },
+            RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Event(e))) => ZkIn::Event(e),
+            RecipeIn::Session(e) => ZkIn::Session(e),
+            RecipeIn::Timeout => ZkIn::Timeout,
+            RecipeIn::Retry => ZkIn::Retry,
+            _ => ZkIn::Foreign,
+        }
+    }
+}
+
+impl RecipeIn {
+    /// A ZooKeeper reply, as the library hands it over.
+    pub fn reply(request: Request, result: Result<Response, ErrorCode>) -> RecipeIn {
+        RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply { request, result }))
+    }
+
+    /// A ZooKeeper watch event.
+    pub fn event(e: WatchedEvent) -> RecipeIn {
+        RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Event(e)))
+    }
+}
+
+/// A ZooKeeper request for the library.
+pub(crate) fn zk(r: Request) -> RecipeOut {
+    RecipeOut::Send(Call::ZooKeeper(r))
 }
 
 /// How a lock is held: exclusively, or shared with other holders (read locks, semaphores).
@@ -118,75 +130,81 @@ pub enum HoldMode {
     Shared,
 }
 
-/// A recipe instance.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Recipe {
-    None(NoLock),
-    Naive(naive::Naive),
-    Sequential(sequential::Sequential),
-    Curator(curator::Curator),
-    Rwlock(curator::Curator),
-    NoRecheck(broken::NoRecheck),
-    LostWakeup(broken::LostWakeup),
-    #[cfg(feature = "services")]
-    Redis(redis::Redis),
-    #[cfg(feature = "services")]
-    Etcd(etcd::Mutex),
-    #[cfg(feature = "services")]
-    SqlInsert(sql::Insert),
-    #[cfg(feature = "services")]
-    SqlRowLock(sql::RowLock),
+/// What a recipe believes it has put in the lock service (see [`crate::services::Claim`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Belief<'a> {
+    /// The entry it believes is its own (lock node, key, row).
+    pub node: Option<&'a str>,
+    /// The value it wrote there (a Redis token, a SQL owner).
+    pub token: Option<&'a str>,
+    /// The lease its entries live on (etcd).
+    pub lease: Option<i64>,
 }
 
-macro_rules! each {
-    ($self:expr, $r:ident => $body:expr) => {
-        match $self {
-            Recipe::None($r) => $body,
-            Recipe::Naive($r) => $body,
-            Recipe::Sequential($r) => $body,
-            Recipe::Curator($r) => $body,
-            Recipe::Rwlock($r) => $body,
-            Recipe::NoRecheck($r) => $body,
-            Recipe::LostWakeup($r) => $body,
-            #[cfg(feature = "services")]
-            Recipe::Redis($r) => $body,
-            #[cfg(feature = "services")]
-            Recipe::Etcd($r) => $body,
-            #[cfg(feature = "services")]
-            Recipe::SqlInsert($r) => $body,
-            #[cfg(feature = "services")]
-            Recipe::SqlRowLock($r) => $body,
+/// The recipes, one variant each, with delegating methods. A group's `cfg` is written here
+/// once, and [`Recipe::new`] maps the scenario's kinds to constructors.
+macro_rules! recipes {
+    ($( #[$attr:meta] { $( $v:ident($t:ty) for $($kind:ident)|+ => $new:expr ),* $(,)? } )*) => {
+        /// A recipe instance. An enum, not trait objects, so worlds stay `Clone + Eq + Hash`.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Recipe { $( $( #[$attr] $v($t), )* )* }
+
+        impl Recipe {
+            /// The scenario's recipe for one client (a kind this build lacks is no lock at all;
+            /// the lean page hands such scenarios to the full bundle before it gets here).
+            pub fn new(cfg: &RecipeConfig) -> Recipe {
+                #[allow(unreachable_patterns)]
+                match cfg.kind {
+                    $( $( #[$attr] $(RecipeKind::$kind)|+ => Recipe::$v(($new)(cfg)), )* )*
+                    _ => Recipe::None(NoLock::default()),
+                }
+            }
+
+            pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.handle(input), )* )* }
+            }
+
+            pub fn phase(&self) -> Phase {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.phase.clone(), )* )* }
+            }
+
+            /// The lock node this client believes is its own.
+            pub fn my_node(&self) -> Option<&str> {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.my_node.as_deref(), )* )* }
+            }
+
+            /// What the recipe believes it has put in the service.
+            pub fn belief(&self) -> Belief<'_> {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.belief(), )* )* }
+            }
+
+            /// Whether this client repairs lock entries left without expiry (Redis `TTL` -1).
+            pub fn repairs(&self) -> bool {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.repairs(), )* )* }
+            }
         }
     };
 }
 
+recipes! {
+    #[cfg(all())] {
+    None(NoLock) for None => |_| NoLock::default(),
+    Naive(naive::Naive) for Naive => |_| naive::Naive::default(),
+    Sequential(sequential::Sequential) for Sequential => |_| sequential::Sequential::default(),
+    Curator(curator::Curator) for Curator => |c: &RecipeConfig| curator::Curator::new(c.max_leases.max(1), c.uuid_seed),
+    Rwlock(curator::Curator) for Rwlock => |c: &RecipeConfig| rwlock::RwLock::new(c.writer, c.uuid_seed),
+    NoRecheck(broken::NoRecheck) for NoRecheck => |_| broken::NoRecheck::default(),
+    LostWakeup(broken::LostWakeup) for LostWakeup => |_| broken::LostWakeup::default(),
+    }
+    #[cfg(feature = "services")] {
+    Redis(redis::Redis) for RedisSetnx | RedisLease => redis::Redis::from_config,
+    Etcd(etcd::Mutex) for EtcdMutex => |c: &RecipeConfig| etcd::Mutex::new(c.lease),
+    SqlInsert(sql::Insert) for SqlInsert | SqlLease => sql::Insert::from_config,
+    SqlRowLock(sql::RowLock) for SqlRowLock => |_| sql::RowLock::default(),
+    }
+}
+
 impl Recipe {
-    pub fn new(cfg: &RecipeConfig) -> Recipe {
-        match cfg.kind {
-            RecipeKind::None => Recipe::None(NoLock::default()),
-            RecipeKind::Naive => Recipe::Naive(naive::Naive::default()),
-            RecipeKind::Sequential => Recipe::Sequential(sequential::Sequential::default()),
-            RecipeKind::Curator => Recipe::Curator(curator::Curator::new(cfg.max_leases.max(1), cfg.uuid_seed)),
-            RecipeKind::Rwlock => Recipe::Rwlock(rwlock::RwLock::new(cfg.writer, cfg.uuid_seed)),
-            RecipeKind::NoRecheck => Recipe::NoRecheck(broken::NoRecheck::default()),
-            RecipeKind::LostWakeup => Recipe::LostWakeup(broken::LostWakeup::default()),
-            _ => Recipe::other(cfg),
-        }
-    }
-
-    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        each!(self, r => r.handle(input))
-    }
-
-    pub fn phase(&self) -> Phase {
-        each!(self, r => r.phase.clone())
-    }
-
-    /// The lock node this client believes is its own.
-    pub fn my_node(&self) -> Option<&str> {
-        each!(self, r => r.my_node.as_deref())
-    }
-
     pub fn holding(&self) -> bool {
         self.phase() == Phase::Holding
     }
@@ -208,22 +226,22 @@ impl Recipe {
     }
 }
 
-/// Without the other lock services every recipe talks to ZooKeeper.
-#[cfg(not(feature = "services"))]
-impl Recipe {
-    fn other(_: &RecipeConfig) -> Recipe {
-        Recipe::None(NoLock::default())
+/// What every recipe can say about itself beyond its phase; most say "just my node".
+pub(crate) trait Believes {
+    fn node(&self) -> Option<&str>;
+    fn belief(&self) -> Belief<'_> {
+        Belief { node: self.node(), ..Belief::default() }
     }
-    pub fn service(&self) -> ServiceKind {
-        ServiceKind::ZooKeeper
-    }
-    pub fn etcd_lease(&self) -> Option<i64> {
-        None
-    }
-    pub fn lock_id(&self) -> Option<String> {
-        None
+    fn repairs(&self) -> bool {
+        false
     }
 }
+
+/// Recipes whose belief is only their lock node.
+macro_rules! believes_node {
+    ($($t:ty),*) => { $(impl Believes for $t { fn node(&self) -> Option<&str> { self.my_node.as_deref() } })* };
+}
+believes_node!(NoLock, naive::Naive, sequential::Sequential, curator::Curator, broken::NoRecheck, broken::LostWakeup);
 
 /// No lock at all (the "ten machines without a lock" baseline): acquiring always succeeds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -232,14 +250,8 @@ pub struct NoLock {
     pub my_node: Option<String>,
 }
 
-impl Default for Phase {
-    fn default() -> Self {
-        Phase::Idle
-    }
-}
-
 impl NoLock {
-    fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
+    pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
         match input {
             RecipeIn::Acquire => {
                 self.phase = Phase::Holding;
@@ -292,6 +304,12 @@ pub(crate) fn on_session(e: SessionEvent, phase: &mut Phase, my_node: &mut Optio
 /// Builds a create request for an ephemeral-sequential node.
 pub(crate) fn create_seq(path: String, data: &[u8]) -> Request {
     Request::Create { path, data: Some(data.to_vec()), mode: crate::engine::CreateMode::EphemeralSequential }
+}
+
+/// Random-looking lock tokens, unique per client and attempt (a real client would use 128
+/// random bits; the simulation derives them from the client's seed so runs replay exactly).
+pub fn token(seed: u64, n: u32) -> String {
+    format!("{:08x}-{n}", (seed >> 32) as u32 ^ seed as u32)
 }
 
 /// The czxid from a create reply, used as the fencing token.

@@ -11,7 +11,7 @@
 //!    notifications, N creates and N−1 exists per hand-off: the herd effect.
 //! 6. If the session expires while holding, the server deleted the node: the lock is lost.
 
-use super::{Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_NODE};
+use super::{Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -29,19 +29,19 @@ fn create() -> Request {
 impl Naive {
     fn try_create(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Creating;
-        vec![RecipeOut::Send(create())]
+        vec![zk(create())]
     }
 
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        match input {
-            RecipeIn::Acquire if self.phase == Phase::Idle => self.try_create(),
-            RecipeIn::Release if self.phase == Phase::Holding => {
+        match ZkIn::from(input) {
+            ZkIn::Acquire if self.phase == Phase::Idle => self.try_create(),
+            ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
-                vec![RecipeOut::Send(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+                vec![zk(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
             }
-            RecipeIn::Reply { request, result } => self.reply(request, result),
-            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.try_create(),
-            RecipeIn::Session(e) => self.session(e),
+            ZkIn::Reply { request, result } => self.reply(request, result),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.try_create(),
+            ZkIn::Session(e) => self.session(e),
             _ => Vec::new(),
         }
     }
@@ -51,11 +51,11 @@ impl Naive {
             (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Watching(LOCK_NODE.into());
-                vec![RecipeOut::Send(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+                vec![zk(Request::Exists { path: LOCK_NODE.into(), watch: true })]
             }
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.try_create(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
-            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             (Request::Create { .. } | Request::Exists { .. }, Err(ErrorCode::SessionExpired)) => {
                 self.restart_on_session = true;
                 Vec::new()
@@ -86,22 +86,22 @@ mod tests {
     #[test]
     fn node_exists_then_watch_then_retry_on_deletion() {
         let mut n = Naive::default();
-        assert_eq!(n.handle(RecipeIn::Acquire), vec![RecipeOut::Send(create())]);
-        let out = n.handle(RecipeIn::Reply { request: create(), result: Err(ErrorCode::NodeExists) });
-        assert_eq!(out, vec![RecipeOut::Send(Request::Exists { path: "/lock".into(), watch: true })]);
+        assert_eq!(n.handle(RecipeIn::Acquire), vec![zk(create())]);
+        let out = n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
+        assert_eq!(out, vec![zk(Request::Exists { path: "/lock".into(), watch: true })]);
         let ev = crate::engine::WatchedEvent { kind: crate::engine::EventType::NodeDeleted, path: "/lock".into() };
-        assert_eq!(n.handle(RecipeIn::Event(ev)), vec![RecipeOut::Send(create())]);
+        assert_eq!(n.handle(RecipeIn::event(ev)), vec![zk(create())]);
         let ok = Ok(Response::Create { path: "/lock".into(), stat: stat(9) });
-        assert_eq!(n.handle(RecipeIn::Reply { request: create(), result: ok }), vec![RecipeOut::Acquired { token: 9 }]);
+        assert_eq!(n.handle(RecipeIn::reply(create(), ok)), vec![RecipeOut::Acquired { token: 9 }]);
     }
 
     #[test]
     fn exists_finding_nothing_retries_at_once() {
         let mut n = Naive::default();
         n.handle(RecipeIn::Acquire);
-        n.handle(RecipeIn::Reply { request: create(), result: Err(ErrorCode::NodeExists) });
+        n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
         let req = Request::Exists { path: "/lock".into(), watch: true };
-        let out = n.handle(RecipeIn::Reply { request: req, result: Ok(Response::Exists { stat: None }) });
-        assert_eq!(out, vec![RecipeOut::Send(create())]);
+        let out = n.handle(RecipeIn::reply(req, Ok(Response::Exists { stat: None })));
+        assert_eq!(out, vec![zk(create())]);
     }
 }

@@ -13,8 +13,7 @@
 //! Neither gives a fencing token, and neither tells the holder when its TTL ran out: a pause
 //! longer than the TTL makes two holders.
 
-use super::wire::{token, SvcAns, SvcReq};
-use super::{Failure, Phase, RecipeIn, RecipeOut};
+use super::{token, Answer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn, RecipeKind, RecipeOut};
 use crate::services::redis::script::COMPARE_AND_DELETE;
 use crate::services::redis::Reply;
 
@@ -53,10 +52,26 @@ pub struct Redis {
 }
 
 fn cmd(words: &[&str]) -> RecipeOut {
-    RecipeOut::Svc(SvcReq::Redis(words.iter().map(|w| w.to_string()).collect()))
+    RecipeOut::Send(Call::Redis(words.iter().map(|w| w.to_string()).collect()))
+}
+
+impl Believes for Redis {
+    fn node(&self) -> Option<&str> {
+        self.my_node.as_deref()
+    }
+    fn belief(&self) -> Belief<'_> {
+        Belief { node: self.node(), token: (!self.token.is_empty()).then_some(self.token.as_str()), lease: None }
+    }
+    fn repairs(&self) -> bool {
+        Redis::repairs(self)
+    }
 }
 
 impl Redis {
+    pub fn from_config(cfg: &RecipeConfig) -> Self {
+        Redis::new(cfg.kind == RecipeKind::RedisLease, cfg.ttl_repair, cfg.lease, cfg.poll, cfg.uuid_seed)
+    }
+
     pub fn new(atomic: bool, repair: bool, ttl_ms: u64, poll: u64, seed: u64) -> Self {
         Redis { phase: Phase::Idle, my_node: None, atomic, repair, ttl_ms, poll, seed, attempts: 0, token: String::new(), step: Step::None }
     }
@@ -124,7 +139,7 @@ impl Redis {
                 }
                 self.send(Step::Watch, cmd(&["WATCH", KEY]))
             }
-            RecipeIn::Svc(SvcAns::Redis(r)) => self.reply(r),
+            RecipeIn::Answer(Answer::Redis(r)) => self.reply(r),
             _ => Vec::new(),
         }
     }

@@ -15,7 +15,7 @@
 //!    the queue until the session ends. Curator's protection mode fixes that (see `curator`).
 
 use super::decide::{gets_the_lock, name_of, sorted, Verdict};
-use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, SessionEvent, LOCK_DIR};
+use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_DIR};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -33,25 +33,25 @@ pub(crate) fn list() -> Request {
 impl Sequential {
     fn create(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Creating;
-        vec![RecipeOut::Send(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+        vec![zk(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
     }
 
     fn relist(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Listing;
-        vec![RecipeOut::Send(list())]
+        vec![zk(list())]
     }
 
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
-        match input {
-            RecipeIn::Acquire if self.phase == Phase::Idle => self.create(),
-            RecipeIn::Release if self.phase == Phase::Holding => {
+        match ZkIn::from(input) {
+            ZkIn::Acquire if self.phase == Phase::Idle => self.create(),
+            ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
                 let path = self.my_node.clone().unwrap_or_default();
-                vec![RecipeOut::Send(Request::Delete { path, version: -1 })]
+                vec![zk(Request::Delete { path, version: -1 })]
             }
-            RecipeIn::Reply { request, result } => self.reply(request, result),
-            RecipeIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
-            RecipeIn::Session(e) => self.session(e),
+            ZkIn::Reply { request, result } => self.reply(request, result),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
+            ZkIn::Session(e) => self.session(e),
             _ => Vec::new(),
         }
     }
@@ -60,7 +60,7 @@ impl Sequential {
         match (&request, result) {
             (Request::Create { path, .. }, Err(ErrorCode::NoNode)) if path.starts_with(LOCK_DIR) => {
                 let parent = Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Persistent };
-                vec![RecipeOut::Send(parent)]
+                vec![zk(parent)]
             }
             (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists)) if path == LOCK_DIR => self.create(),
             (Request::Create { .. }, r @ Ok(_)) => {
@@ -72,7 +72,7 @@ impl Sequential {
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => self.decide(&children),
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.relist(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
-            (_, Err(ErrorCode::ConnectionLoss)) => vec![RecipeOut::Send(request)],
+            (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             (Request::Delete { .. }, Err(_)) => self.released(),
             (_, Err(ErrorCode::SessionExpired)) => {
                 self.restart_on_session = true;
@@ -93,7 +93,7 @@ impl Sequential {
             Verdict::WaitFor(p) => {
                 let path = format!("{LOCK_DIR}/{p}");
                 self.phase = Phase::Watching(path.clone());
-                vec![RecipeOut::Send(Request::Exists { path, watch: true })]
+                vec![zk(Request::Exists { path, watch: true })]
             }
             Verdict::Missing => {
                 self.my_node = None;

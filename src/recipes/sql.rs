@@ -10,12 +10,11 @@
 //! 3. `RowLock`: `BEGIN; SELECT … FOR UPDATE` blocks until the row is free; the lock lives as long
 //!    as the transaction (and so the connection); `COMMIT` releases it. No token.
 
-use super::wire::{token, SvcAns, SvcReq};
-use super::{Failure, Phase, RecipeIn, RecipeOut};
+use super::{token, Answer as SvcAnswer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn, RecipeKind, RecipeOut};
 use crate::services::sql::{Answer, Stmt};
 
 /// The lock row's name.
-pub const ROW: &str = "lock";
+pub const ROW: &str = super::SQL_ROW;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Insert {
@@ -30,10 +29,30 @@ pub struct Insert {
 }
 
 fn stmt(s: Stmt) -> RecipeOut {
-    RecipeOut::Svc(SvcReq::Sql(s))
+    RecipeOut::Send(Call::Sql(s))
+}
+
+impl Believes for Insert {
+    fn node(&self) -> Option<&str> {
+        self.my_node.as_deref()
+    }
+    fn belief(&self) -> Belief<'_> {
+        Belief { node: self.node(), token: Some(self.owner.as_str()), lease: None }
+    }
+}
+
+impl Believes for RowLock {
+    fn node(&self) -> Option<&str> {
+        self.my_node.as_deref()
+    }
 }
 
 impl Insert {
+    pub fn from_config(cfg: &RecipeConfig) -> Self {
+        let lease = (cfg.kind == RecipeKind::SqlLease).then_some(cfg.lease);
+        Insert::new(lease, cfg.poll, cfg.uuid_seed)
+    }
+
     pub fn new(lease: Option<u64>, poll: u64, seed: u64) -> Self {
         Insert { phase: Phase::Idle, my_node: None, lease, poll, owner: token(seed, 0), fence: 0, taking_over: false }
     }
@@ -57,7 +76,7 @@ impl Insert {
                 let fence = self.lease.map(|_| self.fence);
                 vec![stmt(Stmt::Delete { name: ROW.into(), owner: Some(self.owner.clone()), fence })]
             }
-            RecipeIn::Svc(SvcAns::Sql(a)) => self.answer(a),
+            RecipeIn::Answer(SvcAnswer::Sql(a)) => self.answer(a),
             _ => Vec::new(),
         }
     }
@@ -113,11 +132,11 @@ impl RowLock {
                 self.phase = Phase::Releasing;
                 vec![stmt(Stmt::Commit)]
             }
-            RecipeIn::Svc(SvcAns::Sql(Answer::Ok { tag, .. })) if self.phase == Phase::Holding && self.nested > 0 && tag.starts_with("SELECT") => {
+            RecipeIn::Answer(SvcAnswer::Sql(Answer::Ok { tag, .. })) if self.phase == Phase::Holding && self.nested > 0 && tag.starts_with("SELECT") => {
                 self.nested -= 1;
                 vec![RecipeOut::Acquired { token: 0 }]
             }
-            RecipeIn::Svc(SvcAns::Sql(a)) => match (&self.phase, a) {
+            RecipeIn::Answer(SvcAnswer::Sql(a)) => match (&self.phase, a) {
                 (Phase::Requesting, Answer::Ok { tag, .. }) if tag == "BEGIN" => {
                     self.phase = Phase::Waiting(ROW.into());
                     Vec::new()

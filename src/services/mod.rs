@@ -1,6 +1,55 @@
-//! Lock services beside ZooKeeper, each a pure, deterministic server model: Redis 7 and
-//! etcd 3.4 (checked against recordings of the real servers) and a SQL lock table.
+//! Lock services, each a pure, deterministic server model with its client library behind one
+//! interface ([`api`]): ZooKeeper (the engine behind an adapter) and, with the `services`
+//! feature, Redis 7 and etcd 3.4 (checked against recordings of the real servers) and a SQL
+//! lock table. The simulator, the monitors and the view only ever see the enums below, which
+//! [`registry!`] generates from one list: adding a service is its folder plus a name here.
 
-pub mod etcd;
-pub mod redis;
-pub mod sql;
+pub mod api;
+#[macro_use]
+mod registry;
+pub mod zookeeper;
+
+#[cfg(feature = "services")]
+items! {
+    pub mod etcd;
+    pub mod redis;
+    mod reqlib;
+    pub mod sql;
+}
+
+use serde::{Deserialize, Serialize};
+
+pub use api::{Blocker, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ServiceConfig, SessionEvent, Tick, Watch};
+
+/// Every lock service Lockstep knows, whether or not this build carries its model (the lean
+/// bundle knows their names so it can hand a link for one over to the full bundle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ServiceKind {
+    ZooKeeper,
+    Redis,
+    Etcd,
+    Sql,
+}
+
+impl ServiceKind {
+    pub const ALL: [ServiceKind; 4] = [ServiceKind::ZooKeeper, ServiceKind::Redis, ServiceKind::Etcd, ServiceKind::Sql];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceKind::ZooKeeper => "ZooKeeper",
+            ServiceKind::Redis => "Redis",
+            ServiceKind::Etcd => "etcd",
+            ServiceKind::Sql => "SQL",
+        }
+    }
+
+    /// Whether this build carries the service's model.
+    pub fn available(self) -> bool {
+        Service::carries(self)
+    }
+}
+
+registry! {
+    #[cfg(all())] { ZooKeeper => zookeeper }
+    #[cfg(feature = "services")] { Redis => redis, Etcd => etcd, Sql => sql }
+}

@@ -1,5 +1,6 @@
-//! A simulated client process: its ZooKeeper library, its lock recipe and its application loop,
-//! glued together. Inputs are messages and timers; outputs are messages to send.
+//! A simulated client process: its lock service's client library, its lock recipe and its
+//! application loop, glued together. Inputs are messages and timers; outputs are messages to
+//! send. Nothing here knows which lock service it talks to.
 
 use std::collections::VecDeque;
 
@@ -7,13 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::app::{App, AppOut, AppState};
 use super::rng::SimRng;
-use super::types::{ClientId, ResDown, ResUp, Tick, ZkDown, ZkUp};
-use super::zkclient::{LibOut, LibTimer, ZkClient};
-pub use super::svclib::{is_event, SvcLib};
-use crate::recipes::wire::{SvcAns, SvcReq};
-use crate::recipes::{Recipe, RecipeIn, RecipeOut, SessionEvent};
-#[cfg(feature = "services")]
-use crate::services::etcd::types::{Req, Resp};
+use super::types::{ClientId, ResDown, ResUp, Tick};
+use crate::recipes::{Recipe, RecipeIn, RecipeOut};
+use crate::services::api::LibOut;
+use crate::services::{Answer, Claim, Down, Lib, LibCtx, LibTimer, Up};
 
 /// Whether the process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -30,9 +28,10 @@ pub enum Proc {
 /// A message a client wants to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outgoing {
-    Zk(ZkUp),
+    Up(Up),
+    /// Its operating system closes the connection to the service.
+    Hangup,
     Res(ResUp),
-    Svc(SvcReq),
 }
 
 /// A client's own timers.
@@ -41,31 +40,44 @@ pub enum Timer {
     Start,
     WorkDone,
     AcquireTimeout,
+    /// The library's connection timers (ping, read timeout, reconnect).
     Lib(LibTimer),
     /// The recipe's poll delay is over.
     Retry,
-    /// Send the etcd lease keep-alive.
+    /// Send the lease keep-alive.
     KeepAlive,
     /// The oldest request has gone unanswered for the read timeout: send it again.
     Resend,
 }
 
+impl Timer {
+    fn of_lib(t: LibTimer) -> Timer {
+        match t {
+            LibTimer::KeepAlive => Timer::KeepAlive,
+            LibTimer::Resend => Timer::Resend,
+            other => Timer::Lib(other),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Client {
     pub id: ClientId,
-    pub zk: ZkClient,
+    pub lib: Lib,
     pub recipe: Recipe,
     pub app: App,
     pub proc: Proc,
-    pub svc: SvcLib,
+    /// When the recipe's poll delay ends.
+    pub retry_at: Option<Tick>,
     /// The recipe refused a release during the current step (not the owner).
     pub refused_now: bool,
 }
 
+type Effects = Vec<LibOut<Up, Answer>>;
+
 impl Client {
-    pub fn new(id: ClientId, zk: ZkClient, recipe: Recipe, app: App) -> Self {
-        let svc = SvcLib { zk: recipe.service() == crate::recipes::ServiceKind::ZooKeeper, ..SvcLib::default() };
-        Client { id, zk, recipe, app, proc: Proc::Running, svc, refused_now: false }
+    pub fn new(id: ClientId, lib: Lib, recipe: Recipe, app: App) -> Self {
+        Client { id, lib, recipe, app, proc: Proc::Running, retry_at: None, refused_now: false }
     }
 
     pub fn name(&self) -> String {
@@ -74,6 +86,17 @@ impl Client {
 
     pub fn alive(&self) -> bool {
         matches!(self.proc, Proc::Running | Proc::Paused { .. })
+    }
+
+    /// What this client believes it has put in the service, for the service to compare.
+    pub fn claim(&self) -> Claim<'_> {
+        let b = self.recipe.belief();
+        Claim { conn: self.id, session: self.lib.session(), node: b.node, token: b.token, lease: b.lease }
+    }
+
+    /// The library's first messages (a ZooKeeper client connects).
+    pub fn start(&mut self, now: Tick) -> Vec<Outgoing> {
+        self.lib.start(now).into_iter().filter_map(outgoing).collect()
     }
 
     /// The earliest timer of this client (deferred past a pause).
@@ -91,14 +114,9 @@ impl Client {
         if let (Some(t), AppState::Acquiring) = (self.app.acquire_deadline, self.app.state) {
             timers.push((t, Timer::AcquireTimeout));
         }
-        if !timeless && self.svc.zk {
-            timers.extend(self.zk.next_timer().map(|(t, l)| (t, Timer::Lib(l))));
-        }
-        timers.extend(self.svc.retry_at.map(|t| (t, Timer::Retry)));
-        if self.app.state != AppState::Done {
-            timers.extend(self.svc.keepalive.map(|(_, _, t)| (t, Timer::KeepAlive)));
-        }
-        timers.extend(self.svc.resend_at().map(|t| (t, Timer::Resend)));
+        let ctx = LibCtx { timeless, app_done: self.app.state == AppState::Done };
+        timers.extend(self.lib.next_timer(ctx).map(|(t, l)| (t, Timer::of_lib(l))));
+        timers.extend(self.retry_at.map(|t| (t, Timer::Retry)));
         let resume = match self.proc {
             Proc::Paused { until } => until,
             _ => 0,
@@ -113,53 +131,27 @@ impl Client {
             Timer::Start => self.app.start(now),
             Timer::WorkDone => self.app.work_done(),
             Timer::AcquireTimeout => self.app.timeout_due(),
-            Timer::Lib(l) => {
-                let lib = self.zk.fire(now, l);
-                return self.run(now, lib, Vec::new(), rng);
-            }
+            Timer::Lib(l) => return self.from_lib(now, l, rng),
+            Timer::KeepAlive => return self.from_lib(now, LibTimer::KeepAlive, rng),
+            Timer::Resend => return self.from_lib(now, LibTimer::Resend, rng),
             Timer::Retry => {
-                self.svc.retry_at = None;
+                self.retry_at = None;
                 vec![AppOut::Recipe(RecipeIn::Retry)]
             }
-            Timer::KeepAlive => return self.keepalive(now),
-            Timer::Resend => return self.svc.resend(now),
         };
         self.run(now, Vec::new(), app_outs, rng)
     }
 
-    pub fn receive_zk(&mut self, now: Tick, msg: ZkDown, rng: &mut SimRng) -> Vec<Outgoing> {
-        self.wake(now);
-        let lib = self.zk.receive(now, msg);
+    fn from_lib(&mut self, now: Tick, t: LibTimer, rng: &mut SimRng) -> Vec<Outgoing> {
+        let lib = self.lib.fire(now, t);
         self.run(now, lib, Vec::new(), rng)
     }
 
-    /// An answer or watch event from a non-ZooKeeper lock service.
-    pub fn receive_svc(&mut self, now: Tick, msg: SvcAns, rng: &mut SimRng) -> Vec<Outgoing> {
+    /// A message from the lock service.
+    pub fn receive(&mut self, now: Tick, msg: Down, rng: &mut SimRng) -> Vec<Outgoing> {
         self.wake(now);
-        if !is_event(&msg) {
-            self.svc.unanswered.pop_front();
-        }
-        #[cfg(feature = "services")]
-        if let SvcAns::Etcd(Resp::KeepAlive { ttl, .. }) = msg {
-            // A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
-            let lost = if ttl <= 0 { vec![AppOut::Recipe(RecipeIn::Session(SessionEvent::Expired))] } else { Vec::new() };
-            return self.run(now, Vec::new(), lost, rng);
-        }
-        self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Svc(msg))], rng)
-    }
-
-    #[cfg(not(feature = "services"))]
-    fn keepalive(&mut self, _: Tick) -> Vec<Outgoing> {
-        Vec::new()
-    }
-
-    #[cfg(feature = "services")]
-    fn keepalive(&mut self, now: Tick) -> Vec<Outgoing> {
-        let Some((lease, every, _)) = self.svc.keepalive else { return Vec::new() };
-        self.svc.keepalive = Some((lease, every, now + every));
-        let req = SvcReq::Etcd(Req::LeaseKeepAlive { id: lease });
-        self.svc.unanswered.push_back((req.clone(), now));
-        vec![Outgoing::Svc(req)]
+        let lib = self.lib.receive(now, msg);
+        self.run(now, lib, Vec::new(), rng)
     }
 
     pub fn receive_res(&mut self, now: Tick, msg: ResDown, rng: &mut SimRng) -> Vec<Outgoing> {
@@ -180,6 +172,22 @@ impl Client {
         self.run(now, Vec::new(), outs, rng)
     }
 
+    /// The application closes the client gracefully.
+    pub fn close(&mut self, now: Tick) -> Vec<Outgoing> {
+        let b = self.recipe.belief();
+        let claim = Claim { conn: self.id, session: self.lib.session(), node: b.node, token: b.token, lease: b.lease };
+        let lib = self.lib.close(now, &claim);
+        self.app.state = AppState::Done;
+        self.proc = Proc::Closed;
+        lib.into_iter().filter_map(outgoing).collect()
+    }
+
+    /// The process dies (the world forgets its messages first): what its operating system
+    /// still sends.
+    pub fn crash(&mut self) -> Vec<Outgoing> {
+        self.lib.crash().into_iter().filter_map(outgoing).collect()
+    }
+
     fn wake(&mut self, now: Tick) {
         if let Proc::Paused { until } = self.proc {
             if now >= until {
@@ -190,16 +198,16 @@ impl Client {
     }
 
     /// Runs library effects and application requests to quiescence.
-    fn run(&mut self, now: Tick, lib: Vec<LibOut>, app: Vec<AppOut>, rng: &mut SimRng) -> Vec<Outgoing> {
+    fn run(&mut self, now: Tick, lib: Effects, app: Vec<AppOut>, rng: &mut SimRng) -> Vec<Outgoing> {
         let mut out = Vec::new();
         let mut recipe_inputs: VecDeque<RecipeIn> = VecDeque::new();
-        self.absorb_lib(lib, &mut out, &mut recipe_inputs);
-        self.absorb_app(app, &mut out, &mut recipe_inputs);
+        absorb_lib(lib, &mut out, &mut recipe_inputs);
+        absorb_app(app, &mut out, &mut recipe_inputs);
         while let Some(input) = recipe_inputs.pop_front() {
             for ro in self.recipe.handle(input) {
                 self.refused_now |= ro == RecipeOut::Failed(crate::recipes::Failure::NotOwner);
                 let app = self.on_recipe(now, ro, &mut out, &mut recipe_inputs, rng);
-                self.absorb_app(app, &mut out, &mut recipe_inputs);
+                absorb_app(app, &mut out, &mut recipe_inputs);
             }
         }
         out
@@ -207,9 +215,9 @@ impl Client {
 
     fn on_recipe(&mut self, now: Tick, ro: RecipeOut, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>, rng: &mut SimRng) -> Vec<AppOut> {
         match ro {
-            RecipeOut::Send(request) => {
-                let lib = self.zk.send(now, request);
-                self.absorb_lib(lib, out, q);
+            RecipeOut::Send(call) => {
+                let lib = self.lib.call(now, call);
+                absorb_lib(lib, out, q);
                 Vec::new()
             }
             RecipeOut::Acquired { token } => self.app.on_acquired(now, token),
@@ -225,41 +233,43 @@ impl Client {
                 self.app.on_lost(now, rng);
                 Vec::new()
             }
-            RecipeOut::Svc(req) => {
-                self.svc.unanswered.push_back((req.clone(), now));
-                out.push(Outgoing::Svc(req));
-                Vec::new()
-            }
             RecipeOut::RetryAfter(poll) => {
-                self.svc.retry_at = Some(now + rng.range(poll.div_ceil(2), poll.max(1)));
+                self.retry_at = Some(now + rng.range(poll.div_ceil(2), poll.max(1)));
                 Vec::new()
             }
             RecipeOut::CancelRetry => {
-                self.svc.retry_at = None;
-                Vec::new()
-            }
-            RecipeOut::KeepAlive(k) => {
-                self.svc.keepalive = k.map(|(lease, every)| (lease, every, now + every));
+                self.retry_at = None;
                 Vec::new()
             }
         }
     }
+}
 
-    fn absorb_lib(&mut self, lib: Vec<LibOut>, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
-        for l in lib {
-            match l {
-                LibOut::Send(m) => out.push(Outgoing::Zk(m)),
-                LibOut::Recipe(r) => q.push_back(r),
-            }
+/// A library effect that leaves the process.
+fn outgoing(l: LibOut<Up, Answer>) -> Option<Outgoing> {
+    match l {
+        LibOut::Send(m) => Some(Outgoing::Up(m)),
+        LibOut::Hangup => Some(Outgoing::Hangup),
+        LibOut::Answer(_) | LibOut::Session(_) => None,
+    }
+}
+
+fn absorb_lib(lib: Effects, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
+    for l in lib {
+        match l {
+            LibOut::Send(m) => out.push(Outgoing::Up(m)),
+            LibOut::Hangup => out.push(Outgoing::Hangup),
+            LibOut::Answer(a) => q.push_back(RecipeIn::Answer(a)),
+            LibOut::Session(e) => q.push_back(RecipeIn::Session(e)),
         }
     }
+}
 
-    fn absorb_app(&mut self, app: Vec<AppOut>, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
-        for a in app {
-            match a {
-                AppOut::Recipe(r) => q.push_back(r),
-                AppOut::Res(m) => out.push(Outgoing::Res(m)),
-            }
+fn absorb_app(app: Vec<AppOut>, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>) {
+    for a in app {
+        match a {
+            AppOut::Recipe(r) => q.push_back(r),
+            AppOut::Res(m) => out.push(Outgoing::Res(m)),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! shortest counterexample in this model; it comes back as a [`Run`] that replays in the
 //! simulator.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
 use super::app::AppState;
@@ -57,13 +57,27 @@ pub fn timeless(mut sc: Scenario) -> Scenario {
     sc
 }
 
+/// FNV-1a, 64 bits: a stable hasher (the standard one is seeded per process).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 /// A fingerprint of the logical state (ignores step counters, metrics and message ids).
 fn fingerprint(w: &World) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     w.service.hash(&mut h);
     w.resource.hash(&mut h);
     for c in &w.clients {
-        (&c.zk, &c.recipe, &c.app, c.proc).hash(&mut h);
+        (&c.lib, &c.recipe, &c.app, c.proc).hash(&mut h);
     }
     for e in w.net.in_flight() {
         (e.from, e.to, &e.payload).hash(&mut h);
@@ -112,7 +126,7 @@ pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
     root.timeless = true;
     let mut first = Vec::new();
     settle(&mut root, &mut first);
-    let mut seen = HashSet::from([fingerprint(&root)]);
+    let mut seen = BTreeSet::from([fingerprint(&root)]);
     // Parent links for rebuilding paths: (parent index, the actions of that edge).
     let mut links: Vec<(usize, Vec<Action>)> = vec![(usize::MAX, first)];
     let mut queue = VecDeque::from([(root, 0usize, 0usize)]);

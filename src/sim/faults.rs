@@ -1,17 +1,13 @@
 //! Faults and user commands, applied as one step each: crash, graceful close, server-side
 //! expiry, partition/heal, process pause, a lost reply, latency, and acquire/release requests.
 
-use super::client::{Outgoing, Proc};
-use super::narrate::{Key, Narration};
+use super::client::Proc;
 use super::network::Latency;
 use super::scenario::Command;
-use super::types::{ClientId, Node, Payload, SvcUp};
-#[cfg(feature = "services")]
-use crate::recipes::wire::SvcReq;
-#[cfg(feature = "services")]
-use crate::services::etcd::types::Req;
+use super::types::ClientId;
 use super::world::World;
-use crate::engine::Input;
+use crate::narrate::{Key, Narration};
+use crate::services::Out;
 
 impl World {
     /// Applies a command now.
@@ -21,42 +17,26 @@ impl World {
             return Narration::new(Key::ServiceTick, None);
         }
         let ci = c.unwrap_or(0);
-        let zk = self.server().is_some();
         let (now, rng) = (self.now, &mut self.rng);
         match cmd {
             Command::Crash { .. } => {
                 self.mark_crashed(ci);
-                if zk {
+                let out = self.clients[ci].crash();
+                if out.is_empty() {
                     return Narration::new(Key::CmdCrash, c);
                 }
                 // The process is gone, its operating system is not: it closes the socket.
-                self.send(Node::Client(ci), Node::Service, Payload::SvcUp(SvcUp::Hangup));
+                self.client_sends(ci, out);
                 Narration::new(Key::SvcCrash, c)
             }
             Command::Close { .. } if !self.clients[ci].alive() => Narration::new(Key::ToDeadClient, c).a("close"),
-            Command::Close { .. } if !zk => {
-                self.clients[ci].app.state = super::app::AppState::Done;
-                self.clients[ci].proc = Proc::Closed;
-                #[cfg(feature = "services")]
-                if let Some(id) = self.clients[ci].recipe.etcd_lease() {
-                    self.send_from(ci, Outgoing::Svc(SvcReq::Etcd(Req::LeaseRevoke { id })));
-                }
-                self.send(Node::Client(ci), Node::Service, Payload::SvcUp(SvcUp::Hangup));
-                Narration::new(Key::CmdClose, c)
-            }
             Command::Close { .. } => {
-                let lib = self.clients[ci].zk.close();
-                self.clients[ci].app.state = super::app::AppState::Done;
-                self.clients[ci].proc = Proc::Closed;
-                for l in lib {
-                    if let super::zkclient::LibOut::Send(m) = l {
-                        self.send_from(ci, Outgoing::Zk(m));
-                    }
-                }
+                let out = self.clients[ci].close(now);
+                self.client_sends(ci, out);
                 Narration::new(Key::CmdClose, c)
             }
             Command::Expire { .. } => self.expire(ci, fired),
-            Command::Failover => self.failover(),
+            Command::Failover => self.failover(fired),
             Command::Partition { .. } => {
                 self.net.partitioned.insert(ci);
                 Narration::new(Key::CmdPartition, c)
@@ -92,31 +72,25 @@ impl World {
             }
         }
     }
-}
 
-impl World {
-    /// The server ends the client's session now: ZooKeeper expires it; etcd revokes its lease
-    /// (`etcdctl lease revoke`); Redis and SQL have no sessions to end.
+    /// The service ends the client's session now (ZooKeeper expires it, etcd revokes its
+    /// lease); a service without sessions says it does not apply.
     fn expire(&mut self, ci: ClientId, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
-        let now = self.now;
-        if let (Some(session), Some(_)) = (self.clients[ci].zk.session, self.server()) {
-            let outputs = self.server_mut().map(|s| s.handle(now, Input::Expire { session })).unwrap_or_default();
-            self.route(None, outputs, fired);
-            return Narration::new(Key::CmdExpire, Some(ci));
+        let mut out = Out::default();
+        let claim = self.clients[ci].claim();
+        let said = self.service.expire(self.now, &claim, &mut out);
+        self.emit(out, fired);
+        said.unwrap_or_else(|| Narration::new(Key::NotApplicable, Some(ci)).a("expire"))
+    }
+
+    /// The lock service fails over (see [`Command::Failover`]); requests stall meanwhile.
+    fn failover(&mut self, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+        let mut out = Out::default();
+        let f = self.service.failover(self.now, &mut out);
+        self.emit(out, fired);
+        if f.stall > 0 {
+            self.stall_until = self.now + f.stall;
         }
-        match (self.clients[ci].recipe.etcd_lease(), &mut self.service) {
-            #[cfg(feature = "services")]
-            (Some(id), super::world::Service::Etcd(e)) => {
-                let (_, msgs) = e.request(now, u32::MAX, &Req::LeaseRevoke { id });
-                for m in msgs {
-                    let to = m.conn as ClientId;
-                    if to < self.clients.len() {
-                        self.send(Node::Service, Node::Client(to), Payload::SvcDown(crate::recipes::wire::SvcAns::Watch(m)));
-                    }
-                }
-                Narration::new(Key::CmdExpire, Some(ci))
-            }
-            _ => Narration::new(Key::NotApplicable, Some(ci)).a("expire"),
-        }
+        Narration::new(f.key, None)
     }
 }

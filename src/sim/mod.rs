@@ -4,15 +4,11 @@
 
 pub mod app;
 pub mod client;
-mod describe;
 pub mod explore;
 mod faults;
 pub mod history;
-#[cfg(feature = "services")]
 pub mod matrix;
 pub mod monitors;
-pub mod narrate;
-mod narrate_svc;
 pub mod network;
 pub mod presets;
 #[cfg(feature = "services")]
@@ -22,17 +18,11 @@ pub mod rng;
 pub mod scenario;
 mod setup;
 pub mod step;
-mod svclib;
-#[cfg(feature = "services")]
-mod svc;
-#[cfg(not(feature = "services"))]
-#[path = "svc_stub.rs"]
-mod svc;
 pub mod types;
 pub mod world;
-pub mod zkclient;
 
-pub use narrate::{Lang, Narration};
+pub use crate::narrate;
+pub use crate::narrate::{Lang, Narration};
 pub use scenario::{Command, Scenario, TimedCommand};
 pub use step::StepRecord;
 pub use world::{Action, World};

@@ -12,9 +12,8 @@ use super::app::AppState;
 use super::client::{Client, Proc};
 use super::types::{ClientId, Node};
 use super::world::World;
-use super::zkclient::Conn;
-use crate::engine::{NodeKind, WatchTable};
 use crate::recipes::{HoldMode, Phase};
+use crate::services::{Blocker, ConnState, Owner};
 
 /// What the monitors see in one frame.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -50,11 +49,10 @@ fn too_many(w: &World, holders: &[ClientId]) -> bool {
     holders.len() > limit
 }
 
-/// Whether the client still owns its lock node through its current session.
+/// Whether the service itself says the client holds the lock (owns its node through its
+/// current session, has its token in a live key, …).
 fn owns_node(w: &World, c: &Client) -> bool {
-    let Some(server) = w.server() else { return w.svc_says_holder(c.id) };
-    let (Some(node), Some(session)) = (c.recipe.my_node(), c.zk.session) else { return false };
-    server.tree().get(node).is_some_and(|n| n.kind == NodeKind::Ephemeral(session))
+    w.service.holds(w.now, &c.claim())
 }
 
 /// Evaluates the frame and records first failures at `step`.
@@ -72,44 +70,49 @@ pub fn check(w: &mut World, step: u64) {
     m.now = Verdict { believers, owners, stuck };
 }
 
-/// A waiting client is stuck when nothing in flight concerns it and the node it waits for can
-/// never be deleted in a way it would notice.
+/// A waiting client is stuck when what blocks it can never go away in a way it would notice:
+/// a watched node whose owner will neither release it nor lose its session, a watch that is
+/// gone, or a lock entry without expiry whose owner is gone.
 pub fn is_stuck(w: &World, c: &Client) -> bool {
     if c.proc != Proc::Running || c.app.state != AppState::Acquiring || c.app.acquire_deadline.is_some() {
         return false;
     }
-    if w.server().is_none() {
-        return w.svc_stuck(c.id);
-    }
     let path = match c.recipe.phase() {
-        Phase::Watching(p) | Phase::Waiting(p) => p,
-        _ => return false,
+        Phase::Watching(p) | Phase::Waiting(p) => Some(p),
+        _ => None,
     };
-    if c.zk.conn != Conn::Connected || c.zk.outstanding() > 0 || w.net.busy(Node::Client(c.id)) {
-        return false;
+    match w.service.blocker(w.now, &c.claim(), path.as_deref()) {
+        Blocker::Unknown => false,
+        Blocker::Permanent(owner) => hopeless(w, c, &owner) && !w.clients.iter().any(|o| o.recipe.repairs()),
+        Blocker::Nothing => waiting_quietly(w, c),
+        Blocker::Ephemeral { owner, conn } => waiting_quietly(w, c) && !owner_may_act(w, &owner, conn, path.as_deref()),
     }
-    !could_wake(w, c, &path)
 }
 
-fn could_wake(w: &World, c: &Client, path: &str) -> bool {
-    let (Some(session), Some(server)) = (c.zk.session, w.server()) else { return true };
-    let Some(node) = server.tree().get(path) else { return false };
-    if !server.watches().contains(WatchTable::Data, path, session) {
-        return false;
-    }
-    match node.kind {
-        NodeKind::Ephemeral(owner) if owner == session => false,
-        NodeKind::Ephemeral(owner) => match w.session_owner.get(&owner).map(|o| &w.clients[*o]) {
-            None => true,
-            Some(o) if !o.alive() => true,
-            // The owner claims the node, or is still finding out what it created.
-            Some(o) => {
-                o.zk.session != Some(owner)
-                    || o.recipe.my_node() == Some(path)
-                    || (o.app.state == AppState::Acquiring && o.recipe.my_node().is_none())
-                    || o.zk.conn != Conn::Connected
-            }
-        },
-        _ => true,
+/// Connected, with nothing pending and nothing in flight that could still change its mind.
+fn waiting_quietly(w: &World, c: &Client) -> bool {
+    c.lib.conn_state() == ConnState::Connected && c.lib.unanswered() == 0 && !w.net.busy(Node::Client(c.id))
+}
+
+/// The owner of an entry that goes with its session may still release it or lose it: it is
+/// unknown or gone (its session will end), no longer in that session, claims the entry, is
+/// still finding out what it created, or is not connected.
+fn owner_may_act(w: &World, owner: &Owner, conn: Option<usize>, path: Option<&str>) -> bool {
+    let Some(o) = conn.and_then(|k| w.clients.get(k)) else { return true };
+    !o.alive()
+        || !owner.matches(&o.claim())
+        || o.recipe.my_node() == path
+        || (o.app.state == AppState::Acquiring && o.recipe.my_node().is_none())
+        || o.lib.conn_state() != ConnState::Connected
+}
+
+/// An entry that never expires blocks forever when its owner is unknown or dead, or is this
+/// very client, which no longer knows it holds it (its acquire reply was lost).
+fn hopeless(w: &World, c: &Client, owner: &Owner) -> bool {
+    match w.clients.iter().find(|o| owner.matches(&o.claim())) {
+        None => true,
+        Some(o) if !o.alive() => true,
+        Some(o) if o.id == c.id => o.lib.unanswered() == 0 && !w.net.busy(Node::Client(c.id)),
+        Some(_) => false,
     }
 }

@@ -219,7 +219,12 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::types::{ResUp, ZkUp};
+    use crate::services::{zookeeper, Up};
+    use crate::sim::types::ResUp;
+
+    fn ping() -> Payload {
+        Payload::Up(Up::ZooKeeper(zookeeper::Up::Ping))
+    }
 
     const L: Latency = Latency { min: 1, max: 5 };
 
@@ -228,7 +233,7 @@ mod tests {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         let mut last = 0;
         for t in 0..50 {
-            let id = n.send(t / 3, Node::Client(0), Node::Service, Payload::ZkUp(ZkUp::Ping), L, &mut rng);
+            let id = n.send(t / 3, Node::Client(0), Node::Service, ping(), L, &mut rng);
             let at = n.in_flight.get(id).unwrap().deliver_at;
             assert!(at >= last);
             last = at;
@@ -240,7 +245,7 @@ mod tests {
     fn partition_loses_messages_both_ways_but_not_to_the_resource() {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         n.partitioned.insert(0);
-        n.send(0, Node::Client(0), Node::Service, Payload::ZkUp(ZkUp::Ping), L, &mut rng);
+        n.send(0, Node::Client(0), Node::Service, ping(), L, &mut rng);
         n.send(0, Node::Client(0), Node::Resource, Payload::ResUp(ResUp::Read { token: 1 }), L, &mut rng);
         assert_eq!(n.len(), 1);
         assert_eq!(n.lost().count(), 1);

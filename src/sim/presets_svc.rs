@@ -41,3 +41,14 @@ pub const SERVICE_PRESETS: &[Preset] = &[
         "The etcd leader changes while C1 holds the lock and C2 waits. Requests stall for an election timeout and every lease is re-armed to its TTL plus one second, so a dead holder would block others longer, never shorter. Committed keys survive: no second holder.",
         "C1 持锁、C2 等待时，etcd 领导者发生变更。请求停顿一个选举超时，每个租约都被重置为 TTL 加一秒，所以死掉的持锁者只会让别人等得更久，而不会更短。已提交的键都保留：不会出现第二个持锁者。"], build: || svc(RecipeKind::EtcdMutex, 2, 2000, vec![at(8, Command::Failover)]) },
 ];
+
+#[cfg(test)]
+mod tests {
+    /// The lean bundle hands links to these presets over by id: its copy of the list must be
+    /// exactly the ids here.
+    #[test]
+    fn the_lean_bundles_id_list_names_every_service_preset() {
+        let ids: Vec<&str> = super::SERVICE_PRESETS.iter().map(|p| p.id).collect();
+        assert_eq!(ids, super::super::presets::SERVICE_PRESET_IDS);
+    }
+}

@@ -3,12 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::client::{Outgoing, Proc, Timer};
-use super::narrate::{Detail, Key, Narration};
 use super::network::Envelope;
-use super::types::{ClientId, Node, Payload, ResDown, ResUp, Tick, ZkDown, ZkUp};
+use super::types::{ClientId, Node, Payload, ResDown, ResUp, Tick};
 use super::world::{Action, World};
-use super::zkclient::LibTimer;
-use crate::engine::Output;
+use crate::narrate::{Detail, Key, Narration};
+use crate::services::{Down, LibTimer, Out, Up};
 
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -94,9 +93,9 @@ impl World {
             return (Narration::new(Key::MessageLost, client).a(env.payload.label()), Some((&env).into()));
         }
         let n = match (env.to, env.payload.clone()) {
-            (Node::Service, Payload::ZkUp(m)) => self.at_service(client.unwrap_or(0), m, fired),
+            (Node::Service, Payload::Up(m)) => self.at_service(client.unwrap_or(0), m, fired),
+            (Node::Service, Payload::Hangup) => self.at_hangup(client.unwrap_or(0), fired),
             (Node::Resource, Payload::ResUp(m)) => self.at_resource(client.unwrap_or(0), m),
-            (Node::Service, Payload::SvcUp(m)) => self.at_svc(client.unwrap_or(0), m),
             (Node::Client(c), p) => self.at_client(c, p),
             _ => Narration::new(Key::ServiceTick, None),
         };
@@ -126,40 +125,30 @@ impl World {
         if !self.clients[c].alive() {
             return Narration::new(Key::ToDeadClient, Some(c)).a(label);
         }
-        let was_waiting = matches!(self.clients[c].recipe.phase(), crate::recipes::Phase::Watching(_) | crate::recipes::Phase::Waiting(_));
+        let phase = self.clients[c].recipe.phase();
+        let was_waiting = matches!(phase, crate::recipes::Phase::Watching(_) | crate::recipes::Phase::Waiting(_));
+        let releasing = phase == crate::recipes::Phase::Releasing;
         let (now, rng) = (self.now, &mut self.rng);
         let (out, n) = match p {
-            Payload::ZkDown(m) => {
-                let n = super::describe::client_zk(c, &m);
-                if let ZkDown::Output(Output::Notify { .. }) = m {
+            Payload::Down(m) => {
+                let n = m.heard(c);
+                if m.is_event() {
                     self.metrics.notifications += 1;
                     self.metrics.wakeups += u64::from(was_waiting);
                 }
-                (self.clients[c].receive_zk(now, m, rng), n)
-            }
-            Payload::SvcDown(m) => {
-                let n = if super::client::is_event(&m) {
-                    self.metrics.notifications += 1;
-                    self.metrics.wakeups += u64::from(was_waiting);
-                    Narration::new(Key::SvcWatchEvent, Some(c)).a(m.label())
-                } else {
-                    Narration::new(Key::SvcAnswer, Some(c)).a(m.label())
-                };
-                let releasing = self.clients[c].recipe.phase() == crate::recipes::Phase::Releasing;
-                let out = self.clients[c].receive_svc(now, m, rng);
-                self.metrics.releases += u64::from(releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing);
-                (out, n)
+                (self.clients[c].receive(now, m, rng), n)
             }
             Payload::ResDown(m) => {
-                let b = super::describe::res_answer(&m);
+                let b = res_answer(&m);
                 (self.clients[c].receive_res(now, m, rng), Narration::new(Key::ResourceAnswer, Some(c)).b(b))
             }
             _ => (Vec::new(), Narration::new(Key::ServiceTick, None)),
         };
+        // A hand-off: the holder's release finished.
+        self.metrics.releases += u64::from(releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing);
         self.client_sends(c, out);
         n.phase(self.clients[c].recipe.phase())
     }
-
 
     fn timer(&mut self, c: ClientId, t: Timer) -> Narration {
         let (now, rng) = (self.now, &mut self.rng);
@@ -172,6 +161,8 @@ impl World {
             Timer::Lib(LibTimer::Ping) => Key::TimerPing,
             Timer::Lib(LibTimer::ReadTimeout) => Key::TimerReadTimeout,
             Timer::Lib(LibTimer::Reconnect) => Key::TimerReconnect,
+            Timer::Lib(LibTimer::KeepAlive) => Key::TimerKeepAlive,
+            Timer::Lib(LibTimer::Resend) => Key::TimerResend,
             Timer::Retry => Key::TimerRetry,
             Timer::KeepAlive => Key::TimerKeepAlive,
             Timer::Resend => Key::TimerResend,
@@ -179,52 +170,38 @@ impl World {
         Narration::new(key, Some(c)).phase(self.clients[c].recipe.phase())
     }
 
-    /// The service's own clock: expire due sessions.
+    /// The service's own clock (session and lease expiry, replication).
     fn service_tick(&mut self, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
-        let now = self.now;
-        let Some(server) = self.server_mut() else { return self.svc_tick() };
-        let outputs = server.handle(now, crate::engine::Input::Tick);
-        let n = super::describe::expiry(self, &outputs);
-        self.route(None, outputs, fired);
+        let mut out = Out::default();
+        let n = self.service.tick(self.now, &mut out);
+        self.emit(out, fired);
         n
     }
 
-    /// Sends the server's outputs where they belong.
-    pub(super) fn route(&mut self, sender: Option<ClientId>, outputs: Vec<Output>, fired: &mut Vec<(ClientId, String, String)>) {
-        for o in outputs {
-            let (to, payload) = match &o {
-                Output::Connected { session, .. } => {
-                    let Some(c) = sender else { continue };
-                    self.session_owner.insert(*session, c);
-                    (c, ZkDown::Output(o))
-                }
-                Output::ConnectRejected { .. } => (sender.unwrap_or(0), ZkDown::Output(o)),
-                Output::Reply { session, .. } | Output::Notify { session, .. } | Output::Pong { session, .. } => {
-                    let Some(c) = self.session_owner.get(session).copied() else { continue };
-                    if let Output::Notify { event, .. } = &o {
-                        fired.push((c, event.kind.name().to_string(), event.path.clone()));
-                    }
-                    (c, ZkDown::Output(o))
-                }
-                Output::SessionEnded { session, expired, deleted, .. } => {
-                    self.deleted_now.extend(deleted.iter().cloned());
-                    let Some(c) = self.session_owner.get(session).copied() else { continue };
-                    (c, if *expired { ZkDown::ConnectionClosed } else { ZkDown::Closed })
-                }
-                Output::ContainerReaped { .. } => continue,
-            };
-            self.send_down(to, payload);
+    /// Sends what the service emitted and records what it deleted and which watches fired.
+    pub(super) fn emit(&mut self, out: Out, fired: &mut Vec<(ClientId, String, String)>) {
+        self.deleted_now.extend(out.deleted);
+        fired.extend(out.fired);
+        for (c, d) in out.msgs {
+            self.send_down(c, d);
         }
     }
 
-    fn send_down(&mut self, c: ClientId, payload: ZkDown) {
-        let is_reply = matches!(payload, ZkDown::Output(Output::Reply { .. }));
-        if is_reply && self.net.drop_next_reply.remove(&c) {
-            self.send_lost(c, Payload::ZkDown(payload));
-            self.send(Node::Service, Node::Client(c), Payload::ZkDown(ZkDown::ConnectionLost));
+    /// An answer or event to client `c`; a "lost reply" fault loses the next reply (and, for
+    /// ZooKeeper, its connection with it).
+    fn send_down(&mut self, c: ClientId, d: Down) {
+        if c >= self.clients.len() {
             return;
         }
-        self.send(Node::Service, Node::Client(c), Payload::ZkDown(payload));
+        if d.is_reply() && self.net.drop_next_reply.remove(&c) {
+            let extra = d.lost_with_connection();
+            self.send_lost(c, Payload::Down(d));
+            if let Some(e) = extra {
+                self.send(Node::Service, Node::Client(c), Payload::Down(e));
+            }
+            return;
+        }
+        self.send(Node::Service, Node::Client(c), Payload::Down(d));
     }
 
     /// A message that is lost on the way (shown in flight, never delivered).
@@ -237,35 +214,31 @@ impl World {
         id
     }
 
-    pub(super) fn at_service(&mut self, c: ClientId, m: ZkUp, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
-        use crate::engine::Input;
-        let session = self.clients[c].zk.session;
-        let live = session.is_some_and(|s| self.server().is_some_and(|srv| srv.sessions().is_live(s)));
-        let input = match &m {
-            ZkUp::Connect { timeout_ms } => Input::Connect { timeout_ms: *timeout_ms },
-            ZkUp::Reconnect { session, last_zxid, watches } => Input::Reconnect { session: *session, last_zxid: *last_zxid, watches: watches.clone() },
-            _ if !live => return Narration::new(Key::ClosedConnection, Some(c)).a(Payload::ZkUp(m).label()),
-            ZkUp::Request { xid, request } => Input::Request { session: session.unwrap_or(crate::engine::SessionId(0)), xid: *xid, request: request.clone() },
-            ZkUp::Ping => Input::Ping { session: session.unwrap_or(crate::engine::SessionId(0)) },
-            ZkUp::Close => Input::Close { session: session.unwrap_or(crate::engine::SessionId(0)) },
-        };
-        let now = self.now;
-        let Some(server) = self.server_mut() else { return Narration::new(Key::ServiceTick, None) };
-        let outputs = server.handle(now, input);
-        if let ZkUp::Request { request: crate::engine::Request::Delete { path, .. }, .. } = &m {
-            if outputs.iter().any(|o| matches!(o, Output::Reply { result: Ok(_), .. })) {
-                self.deleted_now.push(path.clone());
-                // A hand-off: a client deleted its own lock node.
-                self.metrics.releases += u64::from(self.clients[c].recipe.my_node() == Some(path.as_str()));
-            }
-        }
-        let n = super::describe::at_service(self, c, &m, &outputs);
-        self.route(Some(c), outputs, fired);
+    fn at_service(&mut self, c: ClientId, m: Up, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+        let mut out = Out::default();
+        let n = self.service.receive(self.now, c, m, &mut out);
+        self.emit(out, fired);
+        n
+    }
+
+    /// The client's connection closed under the service.
+    fn at_hangup(&mut self, c: ClientId, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+        let mut out = Out::default();
+        let n = self.service.hangup(self.now, c, &mut out);
+        self.emit(out, fired);
         n
     }
 
     pub(super) fn mark_crashed(&mut self, c: ClientId) {
         self.clients[c].proc = Proc::Crashed;
         self.net.forget_client(c);
+    }
+}
+
+fn res_answer(m: &ResDown) -> Detail {
+    match m {
+        ResDown::ReadOk { value, .. } => Detail::Value(*value),
+        ResDown::WriteOk { value } => Detail::Wrote(*value),
+        ResDown::WriteRejected { highest, .. } => Detail::Rejected { highest: *highest },
     }
 }

@@ -1,6 +1,7 @@
 //! The world: one cloneable snapshot owning everything (lock service, resource, clients,
 //! network, PRNG, clock, metrics, monitors). The scheduler picks the next [`Action`]: the
-//! earliest message delivery, timer, service timer or scripted command.
+//! earliest message delivery, timer, service timer or scripted command. It never asks which
+//! lock service it hosts.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,40 +12,7 @@ use super::resource::Resource;
 use super::rng::SimRng;
 use super::scenario::{Command, Scenario, TimedCommand};
 use super::types::{ClientId, Node, Payload, Tick};
-use crate::engine::{Server, SessionId};
-
-/// Session id → client. The server hands out consecutive ids, so a list indexed from the
-/// first id is enough.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SessionOwners(Vec<Option<ClientId>>);
-
-impl SessionOwners {
-    fn slot(s: SessionId) -> Option<usize> {
-        usize::try_from(s.0.checked_sub(SessionId::FIRST.0)?).ok()
-    }
-    pub fn get(&self, s: &SessionId) -> Option<&ClientId> {
-        self.0.get(Self::slot(*s)?)?.as_ref()
-    }
-    pub fn insert(&mut self, s: SessionId, c: ClientId) {
-        let Some(i) = Self::slot(s).filter(|i| *i < 1 << 24) else { return };
-        if self.0.len() <= i {
-            self.0.resize(i + 1, None);
-        }
-        self.0[i] = Some(c);
-    }
-}
-
-/// The lock services a world can host; the scenario's recipe decides which.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Service {
-    ZooKeeper(Server),
-    #[cfg(feature = "services")]
-    Redis(crate::services::redis::Redis),
-    #[cfg(feature = "services")]
-    Etcd(crate::services::etcd::Etcd),
-    #[cfg(feature = "services")]
-    Sql(crate::services::sql::Sql),
-}
+pub use crate::services::Service;
 
 /// One thing the simulator can do next; a step applies exactly one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -91,8 +59,6 @@ pub struct World {
     pub latency: Latency,
     pub script: Vec<TimedCommand>,
     pub next_script: usize,
-    /// Which client each session belongs to.
-    pub session_owner: SessionOwners,
     pub metrics: Metrics,
     pub monitors: Monitors,
     /// Exhaustive-search mode: no pings or read timeouts, every pending event is a choice.
@@ -120,7 +86,6 @@ impl World {
             latency: Latency { min: sc.latency_min, max: sc.latency_max },
             script: sc.faults.clone(),
             next_script: 0,
-            session_owner: SessionOwners::default(),
             metrics: Metrics::default(),
             monitors: Monitors::default(),
             timeless: false,
@@ -141,50 +106,24 @@ impl World {
         w
     }
 
-    /// Every ZooKeeper client opens its session at tick 0 (other services need no handshake).
+    /// Every client library starts at tick 0 (a ZooKeeper client connects; the others need
+    /// no handshake).
     fn boot(&mut self) {
-        if self.server().is_none() {
-            return;
-        }
         for c in 0..self.clients.len() {
-            let lib = self.clients[c].zk.start(0);
-            for l in lib {
-                if let super::zkclient::LibOut::Send(m) = l {
-                    self.send_from(c, Outgoing::Zk(m));
-                }
-            }
-        }
-    }
-
-    /// The ZooKeeper server, if this world runs one.
-    pub fn server(&self) -> Option<&Server> {
-        match &self.service {
-            Service::ZooKeeper(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub(super) fn server_mut(&mut self) -> Option<&mut Server> {
-        match &mut self.service {
-            Service::ZooKeeper(s) => Some(s),
-            _ => None,
+            let out = self.clients[c].start(0);
+            self.client_sends(c, out);
         }
     }
 
     /// Puts a client's outgoing message on the network.
     pub(super) fn send_from(&mut self, c: ClientId, m: Outgoing) {
         let (to, payload) = match m {
-            Outgoing::Zk(z) => {
-                if matches!(z, super::types::ZkUp::Request { .. }) {
-                    self.metrics.requests += 1;
-                }
-                (Node::Service, Payload::ZkUp(z))
+            Outgoing::Up(up) => {
+                self.metrics.requests += u64::from(up.is_request());
+                (Node::Service, Payload::Up(up))
             }
+            Outgoing::Hangup => (Node::Service, Payload::Hangup),
             Outgoing::Res(r) => (Node::Resource, Payload::ResUp(r)),
-            Outgoing::Svc(r) => {
-                self.metrics.requests += 1;
-                (Node::Service, Payload::SvcUp(super::types::SvcUp::Req(r)))
-            }
         };
         self.send(Node::Client(c), to, payload);
     }
@@ -219,7 +158,7 @@ impl World {
             }
         }
         if !self.timeless {
-            if let Some(t) = self.server().and_then(|s| s.next_deadline()).or_else(|| self.svc_deadline()) {
+            if let Some(t) = self.service.next_deadline() {
                 v.push((t, Action::ServiceTimer));
             }
             if let Some(f) = self.script.get(self.next_script) {
@@ -256,14 +195,8 @@ impl World {
     /// scripted command remains, and nothing but pings is in flight.
     pub fn quiescent(&self) -> bool {
         use super::app::AppState;
-        let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.zk.outstanding() == 0));
-        let only_pings = self.net.in_flight().all(|e| {
-            matches!(
-                e.payload,
-                Payload::ZkUp(super::types::ZkUp::Ping)
-                    | Payload::ZkDown(super::types::ZkDown::Output(crate::engine::Output::Pong { .. }))
-            ) || super::svc::background(&e.payload)
-        });
+        let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.lib.quiet()));
+        let only_pings = self.net.in_flight().all(|e| e.payload.background());
         apps_done && only_pings && self.next_script >= self.script.len()
     }
 }

@@ -20,7 +20,6 @@ pub fn base_url() -> String {
 
 /// Opens the full bundle's page (`full.html` beside this one) with this query: the lean first
 /// bundle hands over to it for the other lock services, compare mode and the matrix.
-#[cfg(not(feature = "services"))]
 pub fn go_full(q: &str) {
     let Some(loc) = window().map(|w| w.location()) else { return };
     let path = loc.pathname().unwrap_or_default();

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::state::App;
 use super::tr;
+use crate::services::ServiceKind;
 use crate::sim::Command;
 use crate::view::frame::ClientRow;
 use crate::view::i18n::t;
@@ -51,7 +52,7 @@ pub fn ClientsPanel() -> impl IntoView {
 }
 
 /// One lane, keyed by client id; its texts follow the frame in place.
-fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<&'static str>) -> impl IntoView {
+fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<crate::services::ServiceKind>) -> impl IntoView {
     let row = Memo::new(move |_| app.frame.with(|f| f.clients.get(id).cloned()));
     let get = move |f: fn(&ClientRow, crate::sim::Lang) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, app.lang.get())).unwrap_or_default());
     let class = move || row.with(|r| r.as_ref().map(|c| format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class)).unwrap_or_default());
@@ -82,9 +83,9 @@ fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<&'stati
                     {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
                 </button>
                 // ZooKeeper expires the session, etcd revokes the lease; Redis and SQL have neither.
-                <button class="ls-fault" data-act="expire" class:ls-hidden=move || !matches!(service.get(), "ZooKeeper" | "etcd")
+                <button class="ls-fault" data-act="expire" class:ls-hidden=move || !matches!(service.get(), ServiceKind::ZooKeeper | ServiceKind::Etcd)
                     on:click=act(Command::Expire { client: id })>
-                    {move || t(if service.get() == "etcd" { "act.revoke" } else { "act.expire" }, app.lang.get())}
+                    {move || t(if service.get() == ServiceKind::Etcd { "act.revoke" } else { "act.expire" }, app.lang.get())}
                 </button>
                 <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: id })>{tr(app, "act.drop")}</button>
                 <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: id })>{tr(app, "act.close")}</button>

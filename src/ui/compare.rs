@@ -48,9 +48,9 @@ pub fn ComparePanel() -> impl IntoView {
                         <button id="ls-cmp-play" on:click=move |_| app.toggle_play()>{play_label}</button>
                         <button id="ls-cmp-step" on:click=move |_| { app.step(); }>{tr(app, "ui.step")}</button>
                         <span id="ls-cmp-time" class="ls-position">{format!("t = {time}")}</span>
-                        <button class="ls-fault" data-act="crash" on:click=move |_| app.compare_inject(Command::Crash { client: 0 })>{move || format!("C1 {}", t("act.crash", app.lang.get()))}</button>
-                        <button class="ls-fault" data-act="pause" on:click=move |_| app.compare_inject(Command::Pause { client: 0, ticks: 3000 })>{move || format!("C1 {} 3000", t("act.pause", app.lang.get()))}</button>
-                        <button class="ls-fault" data-act="failover" on:click=move |_| app.compare_inject(Command::Failover)>{tr(app, "act.failover")}</button>
+                        <button class="ls-fault" data-act="crash" on:click=move |_| inject(app, Command::Crash { client: 0 })>{move || format!("C1 {}", t("act.crash", app.lang.get()))}</button>
+                        <button class="ls-fault" data-act="pause" on:click=move |_| inject(app, Command::Pause { client: 0, ticks: 3000 })>{move || format!("C1 {} 3000", t("act.pause", app.lang.get()))}</button>
+                        <button class="ls-fault" data-act="failover" on:click=move |_| inject(app, Command::Failover)>{tr(app, "act.failover")}</button>
                         <button id="ls-cmp-close" on:click=move |_| app.compare(None)>{tr(app, "ui.close")}</button>
                     </div>
                     <div class="ls-compare__cols">{cols.into_iter().map(|f| column(app, f)).collect_view()}</div>
@@ -58,6 +58,15 @@ pub fn ComparePanel() -> impl IntoView {
             }
         })
     }
+}
+
+/// A fault that hits every column at once.
+fn inject(app: App, cmd: Command) {
+    app.cmp.update(|c| {
+        if let Some(c) = c.as_mut() {
+            c.inject(&cmd);
+        }
+    });
 }
 
 fn flag(app: App, key: &'static str, at: Option<u64>) -> impl IntoView {
@@ -72,8 +81,8 @@ fn flag(app: App, key: &'static str, at: Option<u64>) -> impl IntoView {
 fn column(app: App, f: Frame) -> impl IntoView {
     let m = f.monitors.clone();
     view! {
-        <article class="ls-compare__col" data-service=f.service data-recipe=f.recipe>
-            <h3>{f.recipe}" · "{f.service}</h3>
+        <article class="ls-compare__col" data-service=f.service.name() data-recipe=f.recipe>
+            <h3>{f.recipe}" · "{f.service.name()}</h3>
             <p class="ls-compare__narration">{f.narration.clone()}</p>
             <ul class="ls-compare__monitors">
                 {flag(app, "mon.belief", m.belief)}
@@ -91,9 +100,9 @@ fn column(app: App, f: Frame) -> impl IntoView {
             </ol>
             <ul class="ls-compare__entries">
                 {f.tree.iter().map(|r| view! {
-                    <li data-entry=r.path.clone()>
+                    <li data-entry=r.id.clone()>
                         <code>{r.name.clone()}</code>{r.owner.map(|o| format!(" C{}", o + 1))}" "
-                        <span class="ls-muted">{if r.detail.is_empty() { format!("czxid {}", r.czxid) } else { r.detail.clone() }}</span>
+                        <span class="ls-muted">{r.fields().into_iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")}</span>
                     </li>
                 }).collect_view()}
             </ul>

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::state::{App, SPEEDS};
+use super::state::{App, FULL, SPEEDS};
 use super::tr;
 use crate::recipes::RecipeKind;
 use crate::sim::presets;
@@ -97,17 +97,15 @@ pub fn ScenarioPicker() -> impl IntoView {
 }
 
 /// The lean bundle lists the other services' presets by id; picking one opens the full bundle.
-#[cfg(not(feature = "services"))]
 fn lean_presets() -> impl IntoView {
-    view! {
-        <optgroup label="Redis · etcd · SQL">
-            {presets::SERVICE_PRESET_IDS.iter().map(|id| view! { <option value=*id>{format!("{id} →")}</option> }).collect_view()}
-        </optgroup>
-    }
+    (!FULL).then(|| {
+        view! {
+            <optgroup label="Redis · etcd · SQL">
+                {presets::SERVICE_PRESET_IDS.iter().map(|id| view! { <option value=*id>{format!("{id} →")}</option> }).collect_view()}
+            </optgroup>
+        }
+    })
 }
-
-#[cfg(feature = "services")]
-fn lean_presets() -> impl IntoView {}
 
 /// ←/→ step, space play/pause, Home/End, `?` help; ignored while typing in a field.
 pub fn install_keyboard(app: App) {

@@ -5,30 +5,22 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::browser;
-use super::state::App;
+use super::state::{App, FULL};
 use super::tr;
 use crate::sim::{Lang, Run};
 use crate::view::i18n::t;
 
-#[cfg(feature = "services")]
 fn open_compare(app: App) {
     app.compare(Some(app.default_columns()));
 }
 
-#[cfg(feature = "services")]
+/// The matrix (the lean bundle hands over to the full one for it).
 fn open_matrix(app: App) {
+    if !FULL {
+        return app.open_full(false);
+    }
     app.matrix.set(Some(crate::sim::matrix::matrix()));
     app.sync_url();
-}
-
-#[cfg(not(feature = "services"))]
-fn open_compare(app: App) {
-    app.open_full(true);
-}
-
-#[cfg(not(feature = "services"))]
-fn open_matrix(app: App) {
-    app.open_full(false);
 }
 
 #[component]

@@ -4,12 +4,14 @@
 
 mod browser;
 mod clients;
-#[cfg(feature = "services")]
-mod compare;
 mod controls;
 mod dialogs;
+// The full bundle's extra panels, compiled out of the lean first page (its budget).
 #[cfg(feature = "services")]
-mod matrix;
+items! {
+    mod compare;
+    mod matrix;
+}
 mod panels;
 mod sequence;
 mod stage;
@@ -104,13 +106,10 @@ fn FullLayout() -> impl IntoView {
 }
 
 /// The full bundle's extra panels: the requirements matrix and compare mode.
-#[cfg(feature = "services")]
 fn extras() -> impl IntoView {
-    view! { <matrix::MatrixDialog/><compare::ComparePanel/> }
+    #[cfg(feature = "services")]
+    return view! { <matrix::MatrixDialog/><compare::ComparePanel/> };
 }
-
-#[cfg(not(feature = "services"))]
-fn extras() -> impl IntoView {}
 
 #[component]
 fn EmbedLayout() -> impl IntoView {

@@ -7,6 +7,7 @@ use super::state::App;
 use super::tr;
 use crate::sim::narrate::Key;
 use crate::view::i18n::t;
+use crate::services::Lifetime;
 use crate::view::layout::{client_colour, fixed};
 
 #[component]
@@ -137,7 +138,7 @@ fn Metrics() -> impl IntoView {
         requests: f.requests,
         notifications: f.notifications,
         herd_factor: f.herd_factor,
-        last_zxid: f.last_zxid,
+        last_zxid: f.stamp.filter(|(k, _)| *k == "zxid").map_or(0, |(_, v)| v),
         waits: f.clients.iter().take(12).map(|c| (c.id, c.waits.clone())).collect(),
     }));
     move || {
@@ -197,25 +198,21 @@ pub fn Inspector() -> impl IntoView {
     let app = expect_context::<App>();
     let row = Memo::new(move |_| {
         let sel = app.selected.get()?;
-        app.frame.with(|f| f.tree.iter().find(|r| r.path == sel).cloned())
+        app.frame.with(|f| f.tree.iter().find(|r| r.id == sel).cloned())
     });
     move || {
         row.get().map(|r| {
-            let owner = r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_else(|| "0".into());
-            let kind = if r.ephemeral { t("legend.ephemeral", app.lang.get()) } else if r.container { t("legend.container", app.lang.get()) } else { t("legend.persistent", app.lang.get()) };
+            let kind = match r.lifetime() {
+                Lifetime::Session | Lifetime::Expiring(_) => t("legend.ephemeral", app.lang.get()),
+                Lifetime::Container => t("legend.container", app.lang.get()),
+                Lifetime::Persistent => t("legend.persistent", app.lang.get()),
+            };
             view! {
                 <div class="ls-inspector" id="ls-inspector" aria-live="polite">
-                    <code class="ls-inspector__path">{r.path.clone()}</code>
+                    <code class="ls-inspector__path">{r.id.clone()}</code>
                     <span class="ls-muted">{kind}</span>
-                    {(!r.detail.is_empty()).then(|| view! { <ul class="ls-inspector__detail">{r.detail.split(", ").map(|d| view! { <li>{d.to_string()}</li> }).collect_view()}</ul> })}
-                    <dl class:ls-hidden=!r.detail.is_empty()>
-                        <dt>"czxid"</dt><dd>{r.czxid}</dd>
-                        <dt>"mzxid"</dt><dd>{r.mzxid}</dd>
-                        <dt>"pzxid"</dt><dd>{r.pzxid}</dd>
-                        <dt>"version"</dt><dd>{r.version}</dd>
-                        <dt>"cversion"</dt><dd>{r.cversion}</dd>
-                        <dt>"numChildren"</dt><dd>{r.num_children}</dd>
-                        <dt>"ephemeralOwner"</dt><dd>{owner}</dd>
+                    <dl>
+                        {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
                     </dl>
                     <button on:click=move |_| app.selected.set(None)>{t("ui.close", app.lang.get())}</button>
                 </div>

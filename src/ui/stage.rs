@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::state::App;
 use super::tr;
+use crate::services::{Lifetime, ServiceKind};
 use crate::view::frame::Frame;
 use crate::view::layout::{client_colour, Stage, CLIENT_W, CLIENT_X, SERVER_W, SERVER_X, WIDTH};
 
@@ -73,9 +74,9 @@ pub fn StageView() -> impl IntoView {
     view! {
         <svg id="ls-stage" class="ls-stage" viewBox=move || format!("0 0 {WIDTH} {}", stage.get().height)
             role="img" aria-label=tr(app, "panel.tree")>
-            <text x=SERVER_X y="24" class="ls-stage__title">{move || app.frame.with(|f| if f.service == "ZooKeeper" { "ZooKeeper · /".to_string() } else { format!("{} · {}", f.service, f.recipe) })}</text>
+            <text x=SERVER_X y="24" class="ls-stage__title">{move || app.frame.with(|f| if f.service == ServiceKind::ZooKeeper { "ZooKeeper · /".to_string() } else { format!("{} · {}", f.service.name(), f.recipe) })}</text>
             <text x=CLIENT_X y="24" class="ls-stage__title">{tr(app, "panel.clients")}</text>
-            <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| if f.service == "ZooKeeper" { format!("t = {} · zxid {}", f.time, f.last_zxid) } else { format!("t = {}", f.time) })}</text>
+            <text x=SERVER_X + SERVER_W y="24" text-anchor="end" class="ls-stage__meta">{move || app.frame.with(|f| match f.stamp { Some((k, v)) => format!("t = {} · {k} {v}", f.time), None => format!("t = {}", f.time) })}</text>
             <rect x=SERVER_X y=move || frame_box().0 width=SERVER_W height=move || frame_box().1 rx="8" class="ls-server"/>
             <For each=move || lanes.get() key=|l| l.key.clone() let:l>{lane_view(l)}</For>
             <For each=move || edges.get() key=|e| e.key.clone() let:e>
@@ -152,26 +153,24 @@ fn edges(f: &Frame, s: &Stage) -> Vec<Edge> {
 fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
     let live = f.tree.iter().zip(&s.rows).map(|(r, y)| {
         let x = SERVER_X + 8 + 16 * r.depth as i64;
-        let (prefix, suffix) = split_suffix(&r.name, r.sequential);
-        let tip = if r.detail.is_empty() {
-            format!(
-                "{}\nczxid {} · mzxid {} · pzxid {}\nversion {} · cversion {} · numChildren {}{}",
-                r.path, r.czxid, r.mzxid, r.pzxid, r.version, r.cversion, r.num_children,
-                r.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).unwrap_or_default()
-            )
-        } else {
-            format!("{}\n{}", r.path, r.detail)
-        };
+        let (prefix, suffix) = split_suffix(r.split_name());
+        let tip = r.tip();
         let mut class = String::from("ls-znode");
-        for (on, c) in [(r.ephemeral, " ls-znode--ephemeral"), (r.sequential, " ls-znode--sequential"), (r.container, " ls-znode--container"), (r.fresh, " ls-znode--fresh")] {
+        let life = r.lifetime();
+        let marks = [
+            (life != Lifetime::Persistent && life != Lifetime::Container, " ls-znode--ephemeral"),
+            (!suffix.is_empty(), " ls-znode--sequential"),
+            (life == Lifetime::Container, " ls-znode--container"),
+            (r.fresh, " ls-znode--fresh"),
+        ];
+        for (on, c) in marks {
             if on {
                 class.push_str(c);
             }
         }
-        let owner = r.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default();
-        let stat = if r.detail.is_empty() { format!("{owner} czxid {}", r.czxid) } else { format!("{owner} {}", r.detail.split(", ").next().unwrap_or_default()) };
+        let stat = r.stat();
         let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
-        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.path.clone(), x, y: *y, w: SERVER_W - 16 - 16 * r.depth as i64, fill, prefix, suffix, stat, tip, class }
+        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.id.clone(), x, y: *y, w: SERVER_W - 16 - 16 * r.depth as i64, fill, prefix, suffix, stat, tip, class }
     });
     let ghosts = f.removed.iter().zip(s.rows.iter().skip(f.tree.len())).map(|(p, y)| Row {
         key: format!("removed|{p}|{y}|{}", f.step),
@@ -203,12 +202,11 @@ fn row_view(app: App, r: Row) -> impl IntoView {
     }
 }
 
-/// Splits `_c_…-lock-0000000007` into a shortened prefix and the legible sequence suffix.
-fn split_suffix(name: &str, sequential: bool) -> (String, String) {
-    if !sequential || name.len() < 10 {
-        return (name.to_string(), String::new());
+/// Shortens the prefix of `_c_…-lock-0000000007` and keeps the legible sequence suffix.
+fn split_suffix((p, s): (&str, &str)) -> (String, String) {
+    if s.is_empty() {
+        return (p.to_string(), String::new());
     }
-    let (p, s) = name.split_at(name.len() - 10);
     let p = if p.starts_with("_c_") && p.len() > 20 { format!("_c_{}…{}", &p[3..7], &p[p.len() - 6..]) } else { p.to_string() };
     (p, s.to_string())
 }

@@ -8,9 +8,12 @@ use crate::sim::presets;
 use crate::sim::{Command, Lang, Run, Scenario, Simulation};
 use crate::view::url::{self, UrlState};
 use crate::recipes::RecipeKind;
-#[cfg(feature = "services")]
 use crate::view::compare::Compare;
 use crate::view::{build, Frame};
+
+/// Whether this is the full bundle (every lock service, compare mode, the matrix); the lean
+/// first page hands anything else over to it.
+pub const FULL: bool = cfg!(feature = "services");
 
 /// Autoplay speeds, steps per second.
 pub const SPEEDS: [u32; 6] = [1, 2, 4, 8, 20, 60];
@@ -34,10 +37,8 @@ pub struct App {
     /// The settings form (recipe, clients, seed, fencing), refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
     /// Compare mode (None: closed).
-    #[cfg(feature = "services")]
     pub cmp: RwSignal<Option<Compare>>,
     /// The requirements matrix, once computed.
-    #[cfg(feature = "services")]
     pub matrix: RwSignal<Option<Vec<crate::sim::matrix::Row>>>,
     sync_pending: StoredValue<bool>,
 }
@@ -46,16 +47,14 @@ impl App {
     /// Builds the state from the page's URL (bad parameters become visible messages).
     pub fn from_url() -> App {
         let (st, errors) = url::parse(&browser::query());
-        #[cfg(not(feature = "services"))]
-        if st.needs_full() {
+        if !FULL && st.needs_full() {
             browser::go_full(browser::query().trim_start_matches('?'));
         }
         let lang = super::super::view::i18n::pick(st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }), browser::browser_language().as_deref());
         let mut sim = Simulation::from_run(st.run.clone());
         sim.seek_computing(st.at);
         let draft = RwSignal::new(sim.scenario().clone());
-        #[cfg(feature = "services")]
-        let cmp = (!st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
+        let cmp = (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
         let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
@@ -75,10 +74,8 @@ impl App {
             selected: RwSignal::new(None),
             hide_pings: RwSignal::new(true),
             draft,
-            #[cfg(feature = "services")]
             cmp: RwSignal::new(cmp),
-            #[cfg(feature = "services")]
-            matrix: RwSignal::new(st.matrix.then(crate::sim::matrix::matrix)),
+            matrix: RwSignal::new((FULL && st.matrix).then(crate::sim::matrix::matrix)),
             sync_pending: StoredValue::new(false),
         }
     }
@@ -87,10 +84,7 @@ impl App {
     pub fn url_state(&self) -> UrlState {
         let (run, at) = self.sim.with_untracked(|s| (s.run().clone(), s.cursor()));
         let lang = self.lang_from_url.get_untracked().then(|| self.lang.get_untracked());
-        #[cfg(feature = "services")]
         let (compare, matrix) = (self.cmp.with_untracked(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default()), self.matrix.with_untracked(|m| m.is_some()));
-        #[cfg(not(feature = "services"))]
-        let (compare, matrix) = (Vec::new(), false);
         UrlState { preset: self.preset.get_untracked(), run, at, lang, embed: self.embed, compare, matrix }
     }
 
@@ -119,7 +113,6 @@ impl App {
     }
 
     pub fn step(&self) -> bool {
-        #[cfg(feature = "services")]
         if self.cmp.with_untracked(|c| c.is_some()) {
             let moved = self.cmp.try_update(|c| c.as_mut().is_some_and(|c| c.step())).unwrap_or(false);
             if !moved {
@@ -135,7 +128,6 @@ impl App {
     }
 
     pub fn back(&self) {
-        #[cfg(feature = "services")]
         if self.cmp.with_untracked(|c| c.is_some()) {
             self.compare_back();
             return;
@@ -174,8 +166,7 @@ impl App {
     /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for
     /// another lock service over to the full one.
     pub fn load(&self, preset: &str, scenario: Scenario) {
-        #[cfg(not(feature = "services"))]
-        if scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper {
+        if !scenario.recipe.service().available() {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (preset.to_string(), Run { scenario, forced: Vec::new() }, 0);
             browser::go_full(&url::to_query(&st));
@@ -190,8 +181,7 @@ impl App {
     }
 
     pub fn load_run(&self, run: Run) {
-        #[cfg(not(feature = "services"))]
-        if run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper {
+        if !run.scenario.recipe.service().available() {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (url::CUSTOM.into(), run, 0);
             browser::go_full(&url::to_query(&st));
@@ -207,8 +197,7 @@ impl App {
         if let Some(p) = presets::find(id) {
             self.load(p.id, p.scenario());
         }
-        #[cfg(not(feature = "services"))]
-        if presets::SERVICE_PRESET_IDS.contains(&id) {
+        if !FULL && presets::SERVICE_PRESET_IDS.contains(&id) {
             // Only the preset's id travels: the full bundle knows its scenario.
             let mut st = self.url_state();
             (st.preset, st.at, st.run) = (id.to_string(), 0, Run { scenario: Scenario::default(), forced: Vec::new() });
@@ -236,7 +225,6 @@ impl App {
     }
 
     /// The lean bundle opens compare mode or the matrix in the full one.
-    #[cfg(not(feature = "services"))]
     pub fn open_full(&self, compare: bool) {
         let mut st = self.url_state();
         if compare {
@@ -247,29 +235,22 @@ impl App {
         browser::go_full(&url::to_query(&st));
     }
 
-    /// Opens compare mode on the current scenario with these recipes (or closes it).
-    #[cfg(feature = "services")]
+    /// Opens compare mode on the current scenario with these recipes (or closes it); the lean
+    /// bundle hands over to the full one.
     pub fn compare(&self, recipes: Option<Vec<RecipeKind>>) {
+        if !FULL {
+            return self.open_full(true);
+        }
         self.playing.set(false);
         let base = self.sim.with_untracked(|s| s.scenario().clone());
         self.cmp.set(recipes.filter(|r| !r.is_empty()).map(|r| Compare::new(&base, &r)));
         self.sync_url();
     }
 
-    #[cfg(feature = "services")]
     pub fn compare_back(&self) {
         self.cmp.update(|c| {
             if let Some(c) = c.as_mut() {
                 c.back();
-            }
-        });
-    }
-
-    #[cfg(feature = "services")]
-    pub fn compare_inject(&self, cmd: Command) {
-        self.cmp.update(|c| {
-            if let Some(c) = c.as_mut() {
-                c.inject(&cmd);
             }
         });
     }

@@ -102,6 +102,6 @@ mod tests {
         assert!(cmp.time < end);
         let f = cmp.frames(Lang::Zh);
         assert_eq!(f.len(), 4);
-        assert_eq!(f[1].service, "Redis");
+        assert_eq!(f[1].service, crate::services::ServiceKind::Redis);
     }
 }

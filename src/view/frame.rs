@@ -1,32 +1,68 @@
 //! The view model: everything the screen shows for one frame, computed from the world as plain
 //! data (so it is unit-tested natively and the Leptos view only renders it).
 
-use crate::engine::{NodeKind, WatchTable};
+use crate::services::{Entry, Lifetime, Owner, ServiceKind};
 use crate::sim::resource::WriteRecord;
 use crate::sim::types::{Node, Tick};
 use crate::sim::{Lang, Simulation, World};
 
 use super::i18n::t;
 
+/// One entry of the lock service's state (a znode, a key, a lock row), typed per service.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ZnodeRow {
-    pub path: String,
+pub struct EntryRow {
+    /// Stable identity: the row keeps its place while this is alive.
+    pub id: String,
     pub name: String,
     pub depth: usize,
-    pub ephemeral: bool,
-    pub sequential: bool,
-    pub container: bool,
+    /// The client the service says it belongs to.
     pub owner: Option<usize>,
-    pub czxid: i64,
-    pub mzxid: i64,
-    pub pzxid: i64,
-    pub version: i32,
-    pub cversion: i32,
-    pub num_children: i32,
     /// Created by the step that led to this frame.
     pub fresh: bool,
-    /// For the other lock services: the entry's fields in the server's words.
-    pub detail: String,
+    pub entry: Entry,
+}
+
+impl EntryRow {
+    pub fn lifetime(&self) -> Lifetime {
+        self.entry.lifetime()
+    }
+    /// The fields in the service's words, with the owner named as a client.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let owner = self.owner.map(|o| format!("C{}", o + 1));
+        let mut f = self.entry.fields();
+        for (k, v) in f.iter_mut() {
+            if *k == "ephemeralOwner" {
+                if let Some(o) = &owner {
+                    *v = format!("{o} · {v}");
+                }
+            }
+        }
+        f
+    }
+
+    /// The hover text: the id, then every field.
+    pub fn tip(&self) -> String {
+        let fields: Vec<String> = self.entry.fields().into_iter().filter(|(k, _)| *k != "ephemeralOwner").map(|(k, v)| format!("{k} {v}")).collect();
+        let owner = self.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).filter(|_| self.lifetime() == Lifetime::Session).unwrap_or_default();
+        format!("{}\n{}{owner}", self.id, fields.join(" · "))
+    }
+
+    /// The short text at the row's right end: its owner and its fencing number.
+    pub fn stat(&self) -> String {
+        let owner = self.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default();
+        match self.entry.stamp() {
+            Some((k, v)) => format!("{owner} {k} {v}"),
+            None => format!("{owner} {}", self.entry.fields().first().map(|(k, v)| format!("{k} {v}")).unwrap_or_default()),
+        }
+    }
+
+    /// The name without its sequence suffix, and the suffix.
+    pub fn split_name(&self) -> (&str, &str) {
+        match self.entry.sequence() {
+            Some(seq) if self.name.ends_with(seq) => self.name.split_at(self.name.len() - seq.len()),
+            _ => (self.name.as_str(), ""),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +122,7 @@ pub struct Frame {
     pub time: Tick,
     pub finished: bool,
     pub narration: String,
-    pub tree: Vec<ZnodeRow>,
+    pub tree: Vec<EntryRow>,
     pub clients: Vec<ClientRow>,
     pub watches: Vec<WatchEdge>,
     /// Znodes the step deleted (drawn fading out).
@@ -106,9 +142,9 @@ pub struct Frame {
     pub requests: u64,
     pub notifications: u64,
     pub herd_factor: f64,
-    pub last_zxid: i64,
-    /// "ZooKeeper", "Redis", "etcd" or "SQL".
-    pub service: &'static str,
+    /// The service's logical clock ("zxid", 12).
+    pub stamp: Option<(&'static str, i64)>,
+    pub service: ServiceKind,
     pub recipe: &'static str,
 }
 
@@ -146,76 +182,39 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         requests: w.metrics.requests,
         notifications: w.metrics.notifications,
         herd_factor: w.metrics.herd_factor(),
-        last_zxid: w.server().map_or(0, |s| s.last_zxid()),
-        service: w.service_kind().name(),
+        stamp: w.service.stamp(),
+        service: w.service.kind(),
         recipe: sim.scenario().recipe.name(),
     }
 }
 
-/// The user's znodes (not `/zookeeper`), parents before children, siblings in sequence order.
-fn tree(w: &World, created: &[String]) -> Vec<ZnodeRow> {
-    #[cfg(feature = "services")]
-    let Some(server) = w.server() else { return super::svc_frame::rows(w, created) };
-    #[cfg(not(feature = "services"))]
-    let Some(server) = w.server() else { return Vec::new() };
-    let t = server.tree();
-    let mut rows = Vec::new();
-    let mut stack: Vec<(String, usize)> = vec![("/".into(), 0)];
-    while let Some((path, depth)) = stack.pop() {
-        let Some(node) = t.get(&path) else { continue };
-        if path != "/" {
-            rows.push(row(w, &path, depth, node, created));
-        }
-        let names: Vec<String> = node.children.iter().filter(|c| !(path == "/" && *c == "zookeeper")).cloned().collect();
-        let kids = crate::recipes::decide::sorted(&names, &["lock-", "__READ__", "__WRIT__", "-"]);
-        for k in kids.into_iter().rev() {
-            stack.push((crate::engine::path::join(&path, k), depth + 1));
-        }
-    }
-    rows
+/// The client a service's owner stands for (matched against each client's claim).
+pub fn owner_client(w: &World, owner: &Owner) -> Option<usize> {
+    w.clients.iter().find(|c| owner.matches(&c.claim())).map(|c| c.id)
 }
 
-fn row(w: &World, path: &str, depth: usize, node: &crate::engine::tree::Znode, created: &[String]) -> ZnodeRow {
-    let st = node.stat();
-    let owner = match node.kind {
-        NodeKind::Ephemeral(s) => w.session_owner.get(&s).copied(),
-        _ => None,
-    };
-    let name = crate::engine::path::child_name(path).to_string();
-    let sequential = name.len() >= 10 && name[name.len() - 10..].bytes().all(|b| b.is_ascii_digit());
-    ZnodeRow {
-        path: path.to_string(),
-        name,
-        depth: depth.saturating_sub(1),
-        ephemeral: matches!(node.kind, NodeKind::Ephemeral(_)),
-        sequential,
-        container: node.kind == NodeKind::Container,
-        owner,
-        czxid: st.czxid,
-        mzxid: st.mzxid,
-        pzxid: st.pzxid,
-        version: st.version,
-        cversion: st.cversion,
-        num_children: st.num_children,
-        fresh: created.iter().any(|c| c == path),
-        detail: String::new(),
-    }
+/// The service's rows, in its own order.
+fn tree(w: &World, created: &[String]) -> Vec<EntryRow> {
+    w.service
+        .entries(w.now)
+        .into_iter()
+        .map(|entry| {
+            let id = entry.id();
+            EntryRow {
+                fresh: created.contains(&id),
+                name: entry.name(),
+                depth: entry.depth(),
+                owner: entry.owner().and_then(|o| owner_client(w, &o)),
+                id,
+                entry,
+            }
+        })
+        .collect()
 }
 
 fn watches(w: &World) -> Vec<WatchEdge> {
-    #[cfg(feature = "services")]
-    let Some(server) = w.server() else { return super::svc_frame::watches(w) };
-    #[cfg(not(feature = "services"))]
-    let Some(server) = w.server() else { return Vec::new() };
-    server
-        .watches()
-        .all()
-        .into_iter()
-        .filter_map(|(table, path, s)| {
-            let client = *w.session_owner.get(&s)?;
-            Some(WatchEdge { client, path, child: table == WatchTable::Child })
-        })
-        .collect()
+    let n = w.clients.len();
+    w.service.watches().into_iter().filter(|x| x.conn < n).map(|x| WatchEdge { client: x.conn, path: x.path, child: x.child }).collect()
 }
 
 fn messages(w: &World) -> Vec<MessageDot> {
@@ -249,11 +248,11 @@ mod tests {
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted);
-        assert!(f.tree.iter().any(|r| r.ephemeral && r.sequential && r.owner.is_some()));
+        assert!(f.tree.iter().any(|r| r.lifetime() == Lifetime::Session && r.entry.sequence().is_some() && r.owner.is_some()));
         assert_eq!(f.clients.len(), 6);
         assert!(f.clients.iter().filter(|c| c.holding).count() <= 1);
         assert!(!f.watches.is_empty());
-        assert_eq!(f.tree[0].path, "/locks");
+        assert_eq!(f.tree[0].id, "/locks");
     }
 
     #[test]

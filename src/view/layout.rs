@@ -67,7 +67,7 @@ impl Stage {
 
     /// The y of a znode row by path.
     pub fn row_of(&self, frame: &Frame, path: &str) -> Option<i64> {
-        frame.tree.iter().position(|r| r.path == path).and_then(|i| self.rows.get(i).copied())
+        frame.tree.iter().position(|r| r.id == path).and_then(|i| self.rows.get(i).copied())
     }
 }
 

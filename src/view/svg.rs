@@ -34,7 +34,8 @@ pub fn export(frame: &Frame, title: &str, lang: Lang) -> String {
         h = stage.height + 40
     );
     let _ = write!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="16" y="22" font-size="15" font-weight="600">{}</text>"##, esc(title));
-    let _ = write!(s, r##"<text x="{SERVER_X}" y="22">{} {} · t={} · zxid {}</text>"##, esc(t("ui.step_of", lang)), frame.step, frame.time, frame.last_zxid);
+    let stamp = frame.stamp.map(|(k, v)| format!(" · {k} {v}")).unwrap_or_default();
+    let _ = write!(s, r##"<text x="{SERVER_X}" y="22">{} {} · t={}{stamp}</text>"##, esc(t("ui.step_of", lang)), frame.step, frame.time);
     clients(&mut s, frame, &stage);
     tree(&mut s, frame, &stage);
     let _ = write!(s, r##"<text x="16" y="{}" fill="#333">{}</text></svg>"##, stage.height + 28, esc(&frame.narration));
@@ -78,7 +79,7 @@ fn tree(s: &mut String, frame: &Frame, stage: &Stage) {
     let _ = write!(s, r##"<rect x="{SERVER_X}" y="{top}" width="{SERVER_W}" height="{}" rx="6" fill="none" stroke="#555"/>"##, stage.resource_y - top - 20);
     for (row, y) in frame.tree.iter().zip(&stage.rows) {
         let fill = row.owner.map_or("#f2f2f2", client_colour);
-        let dash = if row.ephemeral { r#" stroke-dasharray="3 2""# } else { "" };
+        let dash = if row.lifetime() != crate::services::Lifetime::Persistent { r#" stroke-dasharray="3 2""# } else { "" };
         let x = SERVER_X + 8 + 16 * row.depth as i64;
         let _ = write!(s, r##"<rect x="{x}" y="{}" width="{}" height="18" rx="3" fill="{fill}" fill-opacity="0.35" stroke="#444"{dash}/>"##, y - 13, SERVER_W - 16 - 16 * row.depth as i64);
         let _ = write!(s, r#"<text x="{}" y="{}" font-family="monospace">{}</text>"#, x + 4, y, esc(&row.name));

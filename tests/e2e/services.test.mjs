@@ -31,7 +31,7 @@ test('picking an etcd preset from the lean picker hands over and draws keys with
   const keys = await page.locator('[data-path^="lock/"]').evaluateAll((els) => els.map((e) => e.dataset.path));
   assert.equal(keys.length, 4, `four lock keys: ${keys}`);
   const tip = await page.locator(`[data-path="${keys[0]}"] title`).textContent();
-  assert.match(tip, /create_revision 2, mod_revision 2, version 1, lease [0-9a-f]+ expires in \d+ ms/);
+  assert.match(tip, /create_revision 2 · mod_revision 2 · version 1 · lease [0-9a-f]+ · expires in \d+ ms/);
   assert.match(await page.locator('#ls-stage .ls-stage__title').first().textContent(), /etcd · etcd_mutex/);
 }));
 

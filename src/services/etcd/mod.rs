@@ -3,6 +3,7 @@
 //! watches that replay history from a start revision and then stream live events.
 
 pub mod replay;
+pub mod service;
 pub mod store;
 pub mod types;
 
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use service::{lib, service, Answer, Call, Down, Entry, KeyRow, Lib, Server, Up};
 use store::Store;
 use types::{Event, Op, Req, Resp, WatchMsg};
 

@@ -7,6 +7,7 @@ pub mod db;
 pub mod replay;
 pub mod reply;
 pub mod script;
+pub mod service;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use db::Db;
 pub use reply::Reply;
+pub use service::{lib, service, Answer, Call, Down, Entry, KeyRow, Lib, Server, Up};
 
 /// A connection's transaction state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

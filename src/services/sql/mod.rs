@@ -3,15 +3,17 @@
 //! held until COMMIT/ROLLBACK or disconnect, waiters queued on a locked row, and 25P02 after an
 //! error inside a transaction. `now()` is the server's clock.
 
+pub mod replay;
+pub mod service;
 #[cfg(test)]
 mod tests;
-pub mod replay;
 pub mod types;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use service::{lib, service, Call, Down, Entry, Lib, LockRow, Server, Up, OPERATOR};
 pub use types::{Answer, Row, Stmt};
 
 /// An open explicit transaction.
@@ -230,8 +232,5 @@ impl Sql {
 }
 
 fn stmt_row(s: &Stmt) -> &str {
-    match s {
-        Stmt::Insert { name, .. } | Stmt::Delete { name, .. } | Stmt::TakeOver { name, .. } | Stmt::SelectForUpdate { name, .. } | Stmt::Select { name } => name,
-        _ => "",
-    }
+    s.row()
 }

@@ -57,6 +57,16 @@ impl Stmt {
     }
 }
 
+impl Stmt {
+    /// The row a statement is about ("" for BEGIN, COMMIT, ROLLBACK).
+    pub fn row(&self) -> &str {
+        match self {
+            Stmt::Insert { name, .. } | Stmt::Delete { name, .. } | Stmt::TakeOver { name, .. } | Stmt::SelectForUpdate { name, .. } | Stmt::Select { name } => name,
+            _ => "",
+        }
+    }
+}
+
 impl Answer {
     pub fn ok(tag: &str) -> Answer {
         Answer::Ok { tag: tag.into(), rows: Vec::new() }

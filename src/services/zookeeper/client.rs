@@ -8,9 +8,9 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::types::{Tick, ZkDown, ZkUp};
+use super::wire::{Answer, Down, Up};
 use crate::engine::{ClientWatches, ErrorCode, Output, Request, Response, SessionId, Zxid};
-use crate::recipes::{RecipeIn, SessionEvent};
+use crate::services::api::{Claim, ClientLib, ConnState, LibCtx, LibTimer, SessionEvent, Tick};
 
 /// What the library believes about its session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -25,12 +25,7 @@ pub enum Conn {
     Closed,
 }
 
-/// Effects of the library: messages to send and inputs for the recipe.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LibOut {
-    Send(ZkUp),
-    Recipe(RecipeIn),
-}
+type LibOut = crate::services::api::LibOut<Up, Answer>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ZkClient {
@@ -77,7 +72,7 @@ impl ZkClient {
         self.conn = Conn::Connecting;
         self.last_sent = now;
         self.last_heard = now;
-        vec![LibOut::Send(ZkUp::Connect { timeout_ms: self.requested_timeout })]
+        vec![LibOut::Send(Up::Connect { timeout_ms: self.requested_timeout })]
     }
 
     pub fn outstanding(&self) -> usize {
@@ -101,7 +96,7 @@ impl ZkClient {
         self.next_xid += 1;
         self.pending.push_back((self.next_xid, request.clone()));
         self.last_sent = now;
-        vec![LibOut::Send(ZkUp::Request { xid: self.next_xid, request })]
+        vec![LibOut::Send(Up::Request { xid: self.next_xid, request })]
     }
 
     fn flush_queue(&mut self, now: Tick) -> Vec<LibOut> {
@@ -110,12 +105,12 @@ impl ZkClient {
     }
 
     /// A message from the server.
-    pub fn receive(&mut self, now: Tick, msg: ZkDown) -> Vec<LibOut> {
+    pub fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
         self.last_heard = now;
         match msg {
-            ZkDown::Output(o) => self.output(now, o),
-            ZkDown::ConnectionClosed | ZkDown::ConnectionLost => self.disconnect(now),
-            ZkDown::Closed => {
+            Down::Output(o) => self.output(now, o),
+            Down::ConnectionClosed | Down::ConnectionLost => self.disconnect(now),
+            Down::Closed => {
                 self.conn = Conn::Closed;
                 Vec::new()
             }
@@ -133,7 +128,7 @@ impl ZkClient {
                 if !matches!(event.kind, crate::engine::EventType::NodeDataChanged | crate::engine::EventType::NodeCreated) {
                     self.child_watches.remove(&event.path);
                 }
-                vec![LibOut::Recipe(RecipeIn::Event(event))]
+                vec![LibOut::Answer(Answer::Event(event))]
             }
             _ => Vec::new(),
         }
@@ -149,7 +144,7 @@ impl ZkClient {
             (true, false) => None,
             (false, _) => Some(SessionEvent::Reconnected),
         };
-        let mut out: Vec<LibOut> = event.map(|e| LibOut::Recipe(RecipeIn::Session(e))).into_iter().collect();
+        let mut out: Vec<LibOut> = event.map(|e| LibOut::Session(e)).into_iter().collect();
         out.extend(self.flush_queue(now));
         out
     }
@@ -158,7 +153,7 @@ impl ZkClient {
         self.last_zxid = self.last_zxid.max(zxid);
         let Some((_, request)) = self.pending.pop_front() else { return Vec::new() };
         self.register_watch(&request, &result);
-        vec![LibOut::Recipe(RecipeIn::Reply { request, result })]
+        vec![LibOut::Answer(Answer::Reply { request, result })]
     }
 
     /// Client-side tables, recorded when the reply arrives (`ZKWatchManager`).
@@ -190,14 +185,14 @@ impl ZkClient {
         self.retry_at = Some(now + self.retry_period());
         let mut out = self.fail_pending(ErrorCode::ConnectionLoss);
         if !was_connecting {
-            out.push(LibOut::Recipe(RecipeIn::Session(SessionEvent::Disconnected)));
+            out.push(LibOut::Session(SessionEvent::Disconnected));
         }
         out
     }
 
     fn fail_pending(&mut self, e: ErrorCode) -> Vec<LibOut> {
         let failed: Vec<Request> = self.pending.drain(..).map(|(_, r)| r).collect();
-        failed.into_iter().map(|request| LibOut::Recipe(RecipeIn::Reply { request, result: Err(e) })).collect()
+        failed.into_iter().map(|request| LibOut::Answer(Answer::Reply { request, result: Err(e) })).collect()
     }
 
     /// The server said the session is gone: everything pending fails, watches are dropped, and
@@ -207,11 +202,11 @@ impl ZkClient {
         self.session = None;
         let mut out = self.fail_pending(ErrorCode::SessionExpired);
         let queued: Vec<Request> = self.queued.drain(..).collect();
-        out.extend(queued.into_iter().map(|request| LibOut::Recipe(RecipeIn::Reply { request, result: Err(ErrorCode::SessionExpired) })));
+        out.extend(queued.into_iter().map(|request| LibOut::Answer(Answer::Reply { request, result: Err(ErrorCode::SessionExpired) })));
         self.data_watches.clear();
         self.exist_watches.clear();
         self.child_watches.clear();
-        out.push(LibOut::Recipe(RecipeIn::Session(SessionEvent::Expired)));
+        out.push(LibOut::Session(SessionEvent::Expired));
         out.extend(self.start(now));
         out
     }
@@ -238,7 +233,7 @@ impl ZkClient {
         match timer {
             LibTimer::Ping => {
                 self.last_sent = now;
-                vec![LibOut::Send(ZkUp::Ping)]
+                vec![LibOut::Send(Up::Ping)]
             }
             LibTimer::ReadTimeout if self.conn == Conn::Connecting => {
                 // No answer to the connect: try again.
@@ -246,6 +241,7 @@ impl ZkClient {
             }
             LibTimer::ReadTimeout => self.disconnect(now),
             LibTimer::Reconnect => self.reconnect(now),
+            LibTimer::KeepAlive | LibTimer::Resend => Vec::new(),
         }
     }
 
@@ -253,7 +249,7 @@ impl ZkClient {
         self.retry_at = Some(now + self.retry_period());
         self.last_sent = now;
         match self.session {
-            Some(session) => vec![LibOut::Send(ZkUp::Reconnect { session, last_zxid: self.last_zxid, watches: self.watches() })],
+            Some(session) => vec![LibOut::Send(Up::Reconnect { session, last_zxid: self.last_zxid, watches: self.watches() })],
             None => self.start(now),
         }
     }
@@ -263,14 +259,60 @@ impl ZkClient {
         self.conn = Conn::Closed;
         self.pending.clear();
         self.queued.clear();
-        vec![LibOut::Send(ZkUp::Close)]
+        vec![LibOut::Send(Up::Close)]
     }
 }
 
-/// The library's own timers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum LibTimer {
-    Ping,
-    ReadTimeout,
-    Reconnect,
+impl ClientLib for ZkClient {
+    type Call = Request;
+    type Answer = Answer;
+    type Up = Up;
+    type Down = Down;
+
+    fn start(&mut self, now: Tick) -> Vec<LibOut> {
+        ZkClient::start(self, now)
+    }
+    fn call(&mut self, now: Tick, call: Request) -> Vec<LibOut> {
+        self.send(now, call)
+    }
+    fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
+        ZkClient::receive(self, now, msg)
+    }
+    fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
+        if ctx.timeless {
+            return None;
+        }
+        ZkClient::next_timer(self)
+    }
+    fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
+        ZkClient::fire(self, now, timer)
+    }
+    fn close(&mut self, _: Tick, _: &Claim<'_>) -> Vec<LibOut> {
+        ZkClient::close(self)
+    }
+    /// The session lives on at the server until it times out; nothing is sent.
+    fn crash(&mut self) -> Vec<LibOut> {
+        Vec::new()
+    }
+    fn quiet(&self) -> bool {
+        self.outstanding() == 0
+    }
+    fn unanswered(&self) -> usize {
+        self.outstanding()
+    }
+    fn session(&self) -> Option<u64> {
+        self.session.map(|s| s.0)
+    }
+    fn conn_state(&self) -> ConnState {
+        match self.conn {
+            Conn::Connecting => ConnState::Connecting,
+            Conn::Connected => ConnState::Connected,
+            Conn::Disconnected => ConnState::Disconnected,
+            Conn::Expired => ConnState::Expired,
+            Conn::Closed => ConnState::Closed,
+        }
+    }
+    fn session_timeout(&self) -> Tick {
+        self.timeout
+    }
 }

@@ -1,9 +1,9 @@
-//! Builds the narration of deliveries and expiries from what the server answered.
+//! What the ZooKeeper server did, and what its client heard, in one sentence each.
 
-use super::narrate::{Detail, Key, Narration};
-use super::types::{request_path, ClientId, ResDown, ZkDown, ZkUp};
-use super::world::World;
-use crate::engine::{ErrorCode, Output, Request, Response};
+use super::wire::{request_path, Down, Up};
+use crate::engine::{ErrorCode, Output, Request, Response, SessionId};
+use crate::narrate::{Detail, Key, Narration};
+use crate::services::api::ConnId;
 
 fn error(e: &ErrorCode) -> Detail {
     Detail::Error(e.kazoo_name().trim_end_matches("Error").to_string())
@@ -27,36 +27,36 @@ fn op(request: &Request) -> String {
     format!("{} {}", request.opcode_name(), request_path(request))
 }
 
-/// Narration of a message arriving at the server.
-pub fn at_service(w: &World, c: ClientId, m: &ZkUp, outputs: &[Output]) -> Narration {
+/// Narration of a message from connection `c` (bound to `session`) arriving at the server.
+pub fn at_service(c: ConnId, session: Option<SessionId>, m: &Up, outputs: &[Output]) -> Narration {
     let reply = outputs.iter().find_map(|o| match o {
         Output::Reply { zxid, result, .. } => Some((*zxid, result.clone())),
         _ => None,
     });
     match m {
-        ZkUp::Request { request, .. } => {
+        Up::Request { request, .. } => {
             let (zxid, result) = reply.unwrap_or((0, Err(ErrorCode::SessionExpired)));
             Narration::new(Key::RequestArrives, Some(c)).a(op(request)).b(result_detail(request, &result, zxid))
         }
-        ZkUp::Connect { .. } => match outputs.iter().find_map(|o| match o {
+        Up::Connect { .. } => match outputs.iter().find_map(|o| match o {
             Output::Connected { session, timeout_ms, .. } => Some((*session, *timeout_ms)),
             _ => None,
         }) {
             Some((s, t)) => Narration::new(Key::ConnectArrives, Some(c)).a(s.to_string()).n(t as i64),
             None => Narration::new(Key::ServiceTick, None),
         },
-        ZkUp::Reconnect { session, .. } => {
+        Up::Reconnect { session, .. } => {
             let alive = outputs.iter().any(|o| matches!(o, Output::Connected { .. }));
             let d = if alive { Detail::StillAlive } else { Detail::SessionGone };
             Narration::new(Key::ReconnectArrives, Some(c)).a(session.to_string()).b(d)
         }
-        ZkUp::Ping => Narration::new(Key::PingArrives, Some(c)).a(session_name(w, c)),
-        ZkUp::Close => Narration::new(Key::CloseArrives, Some(c)).a(session_name(w, c)).b(Detail::Nodes(ended_nodes(outputs))),
+        Up::Ping => Narration::new(Key::PingArrives, Some(c)).a(session_name(session)),
+        Up::Close => Narration::new(Key::CloseArrives, Some(c)).a(session_name(session)).b(Detail::Nodes(ended_nodes(outputs))),
     }
 }
 
-fn session_name(w: &World, c: ClientId) -> String {
-    w.clients[c].zk.session.map(|s| s.to_string()).unwrap_or_default()
+fn session_name(s: Option<SessionId>) -> String {
+    s.map(|s| s.to_string()).unwrap_or_default()
 }
 
 fn ended_nodes(outputs: &[Output]) -> Vec<String> {
@@ -69,10 +69,10 @@ fn ended_nodes(outputs: &[Output]) -> Vec<String> {
         .collect()
 }
 
-/// Narration of a message from the server arriving at a client.
-pub fn client_zk(c: ClientId, m: &ZkDown) -> Narration {
+/// Narration of a message from the server arriving at client `c`.
+pub fn at_client(c: ConnId, m: &Down) -> Narration {
     match m {
-        ZkDown::Output(Output::Reply { zxid, result, .. }) => {
+        Down::Output(Output::Reply { zxid, result, .. }) => {
             let d = match result {
                 Err(e) => error(e),
                 Ok(Response::Create { path, .. }) => Detail::Created { path: path.clone(), zxid: *zxid },
@@ -82,13 +82,13 @@ pub fn client_zk(c: ClientId, m: &ZkDown) -> Narration {
             };
             Narration::new(Key::ReplyArrives, Some(c)).a(reply_subject(result)).b(d)
         }
-        ZkDown::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{} {}", event.kind.name(), event.path)),
-        ZkDown::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
-        ZkDown::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
-        ZkDown::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),
-        ZkDown::Output(_) => Narration::new(Key::PongArrives, Some(c)),
-        ZkDown::ConnectionClosed | ZkDown::ConnectionLost => Narration::new(Key::SessionNews, Some(c)).a("Disconnected"),
-        ZkDown::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
+        Down::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{} {}", event.kind.name(), event.path)),
+        Down::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
+        Down::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
+        Down::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),
+        Down::Output(_) => Narration::new(Key::PongArrives, Some(c)),
+        Down::ConnectionClosed | Down::ConnectionLost => Narration::new(Key::SessionNews, Some(c)).a("Disconnected"),
+        Down::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
     }
 }
 
@@ -105,19 +105,11 @@ fn reply_subject(result: &Result<Response, ErrorCode>) -> String {
     .into()
 }
 
-pub fn res_answer(m: &ResDown) -> Detail {
-    match m {
-        ResDown::ReadOk { value, .. } => Detail::Value(*value),
-        ResDown::WriteOk { value } => Detail::Wrote(*value),
-        ResDown::WriteRejected { highest, .. } => Detail::Rejected { highest: *highest },
-    }
-}
-
-/// Narration of sessions the server expired on its own clock.
-pub fn expiry(w: &World, outputs: &[Output]) -> Narration {
+/// Narration of sessions the server expired on its own clock (`owner`: whose session).
+pub fn expiry(outputs: &[Output], owner: impl Fn(SessionId) -> Option<ConnId>) -> Narration {
     for o in outputs {
         if let Output::SessionEnded { session, zxid, deleted, .. } = o {
-            let c = w.session_owner.get(session).copied();
+            let c = owner(*session);
             return Narration::new(Key::SessionExpires, c).a(session.to_string()).n(*zxid).b(Detail::Nodes(deleted.clone()));
         }
     }

@@ -1,0 +1,340 @@
+//! etcd as a lock service: v3 requests in, responses and watch events out, the lessor's
+//! expiry on the server's clock, a leader change as a stall plus lease re-arm, the holder as
+//! etcd sees it (the lowest create revision under the lock prefix), and keys as typed rows.
+//! Its client library adds the session's lease keep-alive to the request/answer library.
+
+use super::types::{EventKind, OpResp, Req, Resp, WatchMsg};
+use super::{Etcd, ELECTION_TIMEOUT_MS};
+use crate::narrate::{Detail, Key, Narration};
+use crate::services::api::{self, Blocker, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, SessionEvent, Tick, Watch};
+use crate::services::reqlib::{ReqLib, Waits};
+
+pub type Up = Req;
+pub type Server = Etcd;
+
+/// etcd → client: the answer to a request, or events pushed on a watch stream.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Down {
+    Resp(Resp),
+    Watch(WatchMsg),
+}
+
+pub type Answer = Down;
+
+/// What a recipe asks the etcd library for: a request, or keeping its session's lease alive
+/// every so many ticks (`None`: stop).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Call {
+    Req(Req),
+    KeepAlive(Option<(i64, Tick)>),
+}
+
+type Out = Outbox<Down>;
+type LibOut = api::LibOut<Up, Answer>;
+
+pub fn service(_: &ServiceConfig) -> Etcd {
+    Etcd::new()
+}
+
+pub fn lib(cfg: &ServiceConfig) -> Lib {
+    Lib::new(cfg.read_timeout())
+}
+
+impl Waits for Req {
+    fn waits(&self) -> bool {
+        matches!(self, Req::LeaseKeepAlive { .. })
+    }
+}
+
+/// One key, in etcd's words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KeyRow {
+    pub key: String,
+    pub create_revision: i64,
+    pub mod_revision: i64,
+    pub version: i64,
+    /// 0: no lease.
+    pub lease: i64,
+    /// Milliseconds until the lease expires.
+    pub lease_left: Option<u64>,
+}
+
+impl Row for KeyRow {
+    fn id(&self) -> String {
+        self.key.clone()
+    }
+    fn name(&self) -> String {
+        self.key.clone()
+    }
+    fn owner(&self) -> Option<Owner> {
+        (self.lease != 0).then_some(Owner::Lease(self.lease))
+    }
+    fn lifetime(&self) -> Lifetime {
+        if self.lease == 0 {
+            Lifetime::Persistent
+        } else {
+            Lifetime::Expiring(self.lease_left.map(|ms| ms as i64))
+        }
+    }
+    fn stamp(&self) -> Option<(&'static str, i64)> {
+        Some(("create_revision", self.create_revision))
+    }
+    fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut f = vec![
+            ("create_revision", self.create_revision.to_string()),
+            ("mod_revision", self.mod_revision.to_string()),
+            ("version", self.version.to_string()),
+        ];
+        if self.lease != 0 {
+            f.push(("lease", format!("{:x}", self.lease)));
+            f.extend(self.lease_left.map(|ms| ("expires in", format!("{ms} ms"))));
+        }
+        f
+    }
+}
+
+pub type Entry = KeyRow;
+
+/// A request as arrows and narration show it.
+pub fn label(r: &Req) -> String {
+    use super::types::Op;
+    match r {
+        Req::Kv(Op::Txn { .. }) => "txn".into(),
+        Req::Kv(Op::Put { key, .. }) => format!("put {key}"),
+        Req::Kv(Op::Range(q)) => format!("range {}", q.key),
+        Req::Kv(Op::Delete { key, .. }) => format!("delete {key}"),
+        Req::LeaseGrant { ttl } => format!("lease grant {ttl}s"),
+        Req::LeaseKeepAlive { .. } => "keep-alive".into(),
+        Req::LeaseTimeToLive { .. } => "lease ttl".into(),
+        Req::LeaseRevoke { .. } => "lease revoke".into(),
+        Req::Watch { key, start_revision, .. } => format!("watch {key} from {start_revision}"),
+        Req::CancelWatch { .. } => "cancel watch".into(),
+    }
+}
+
+impl Down {
+    pub fn label(&self) -> String {
+        match self {
+            Down::Resp(r) => answer_label(r),
+            Down::Watch(m) => m.events.iter().map(|e| e.render()).collect::<Vec<_>>().join("; "),
+        }
+    }
+}
+
+fn answer_label(r: &Resp) -> String {
+    let first = |resp: &OpResp| match resp {
+        OpResp::Range { kvs, .. } => kvs.first().map_or("none".to_string(), |kv| format!("{} (create_revision {})", kv.key, kv.create_revision)),
+        other => other.render(),
+    };
+    match r {
+        Resp::Kv { revision, resp: OpResp::Txn { succeeded, responses } } => {
+            let owner = responses.last().map(first).unwrap_or_default();
+            format!("rev {revision}: {}, first {owner}", if *succeeded { "put" } else { "exists" })
+        }
+        Resp::Kv { revision, resp } => format!("rev {revision}: {}", first(resp)),
+        Resp::Granted { id, ttl } => format!("lease {id:x}, TTL {ttl}s"),
+        other => other.render(),
+    }
+}
+
+impl Etcd {
+    /// Keys deleted in revisions after `rev` (from the revision's events, newest first).
+    fn deleted_since(&self, rev: i64) -> Vec<String> {
+        let new = self.store.history.iter().rev().take_while(|(r, _)| *r > rev);
+        new.filter(|(_, ev)| ev.kind == EventKind::Delete).map(|(_, ev)| ev.kv.key.clone()).collect()
+    }
+
+    fn push_watch(out: &mut Out, msgs: Vec<WatchMsg>) {
+        for m in msgs {
+            out.send(m.conn as ConnId, Down::Watch(m));
+        }
+    }
+}
+
+impl LockService for Etcd {
+    type Up = Req;
+    type Down = Down;
+    type Entry = KeyRow;
+
+    fn receive(&mut self, now: Tick, conn: ConnId, req: Req, out: &mut Out) -> Narration {
+        let before = self.store.revision;
+        let (resp, msgs) = self.request(now, conn as u32, &req);
+        out.deleted.extend(self.deleted_since(before));
+        out.send(conn, Down::Resp(resp));
+        Etcd::push_watch(out, msgs);
+        api::answered(conn, label(&req), out, Down::label)
+    }
+
+    fn hangup(&mut self, _: Tick, conn: ConnId, out: &mut Out) -> Narration {
+        let before = self.store.revision;
+        self.close(conn as u32);
+        out.deleted.extend(self.deleted_since(before));
+        Narration::new(Key::SvcHangup, Some(conn)).a("")
+    }
+
+    fn next_deadline(&self) -> Option<Tick> {
+        Etcd::next_deadline(self)
+    }
+
+    fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
+        let before = self.store.revision;
+        let msgs = Etcd::tick(self, now);
+        Etcd::push_watch(out, msgs);
+        let gone = self.deleted_since(before);
+        out.deleted.extend(gone.iter().cloned());
+        if gone.is_empty() {
+            return Narration::new(Key::ServiceTick, None);
+        }
+        Narration::new(Key::SvcExpiry, None).b(Detail::Nodes(gone))
+    }
+
+    /// `etcdctl lease revoke`: the lease and every key on it go at once.
+    fn expire(&mut self, now: Tick, claim: &Claim<'_>, out: &mut Out) -> Option<Narration> {
+        let id = claim.lease?;
+        let (_, msgs) = self.request(now, u32::MAX, &Req::LeaseRevoke { id });
+        Etcd::push_watch(out, msgs);
+        Some(Narration::new(Key::CmdExpire, Some(claim.conn)))
+    }
+
+    fn failover(&mut self, now: Tick, _: &mut Out) -> Failover {
+        self.elect(now);
+        Failover { key: Key::FailoverEtcd, stall: ELECTION_TIMEOUT_MS }
+    }
+
+    /// The owner is the key with the lowest create revision under the claim's prefix.
+    fn holds(&self, _: Tick, claim: &Claim<'_>) -> bool {
+        let Some(node) = claim.node else { return false };
+        let prefix = &node[..node.rfind('/').map_or(0, |i| i + 1)];
+        let first = self.store.kvs.values().filter(|kv| kv.key.starts_with(prefix)).min_by_key(|kv| kv.create_revision);
+        first.is_some_and(|kv| kv.key == node)
+    }
+
+    fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
+        self.leases.get(&claim.lease?).map(|l| l.expires_at as i64 - now as i64)
+    }
+
+    fn blocker(&self, _: Tick, _: &Claim<'_>, _: Option<&str>) -> Blocker {
+        Blocker::Unknown
+    }
+
+    fn watches(&self) -> Vec<Watch> {
+        self.watchers.iter().map(|x| Watch { conn: x.conn as ConnId, path: x.key.clone(), child: false, on_missing: false }).collect()
+    }
+
+    fn entries(&self, now: Tick) -> Vec<KeyRow> {
+        let row = |kv: &super::types::Kv| KeyRow {
+            key: kv.key.clone(),
+            create_revision: kv.create_revision,
+            mod_revision: kv.mod_revision,
+            version: kv.version,
+            lease: kv.lease,
+            lease_left: self.leases.get(&kv.lease).map(|l| l.expires_at.saturating_sub(now)),
+        };
+        self.store.kvs.values().map(row).collect()
+    }
+
+    fn stamp(&self) -> Option<(&'static str, i64)> {
+        None
+    }
+
+    fn up_label(m: &Req) -> String {
+        label(m)
+    }
+    fn up_is_heartbeat(m: &Req) -> bool {
+        matches!(m, Req::LeaseKeepAlive { .. })
+    }
+    fn down_label(m: &Down) -> String {
+        m.label()
+    }
+    fn is_event(m: &Down) -> bool {
+        matches!(m, Down::Watch(_))
+    }
+    fn down_is_heartbeat(m: &Down) -> bool {
+        matches!(m, Down::Resp(Resp::KeepAlive { .. }))
+    }
+}
+
+/// The etcd client library (`clientv3` with a `concurrency.Session`): requests with read
+/// timeout and resend, and the lease keep-alive every third of its TTL.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lib {
+    pub req: ReqLib<Req>,
+    /// (lease, period, next send).
+    pub keepalive: Option<(i64, Tick, Tick)>,
+}
+
+impl Lib {
+    pub fn new(read_timeout: Tick) -> Lib {
+        Lib { req: ReqLib::new(read_timeout), keepalive: None }
+    }
+}
+
+impl ClientLib for Lib {
+    type Call = Call;
+    type Answer = Down;
+    type Up = Req;
+    type Down = Down;
+
+    fn start(&mut self, _: Tick) -> Vec<LibOut> {
+        Vec::new()
+    }
+    fn call(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
+        match call {
+            Call::Req(r) => vec![LibOut::Send(self.req.sent(now, r))],
+            Call::KeepAlive(k) => {
+                self.keepalive = k.map(|(lease, every)| (lease, every, now + every));
+                Vec::new()
+            }
+        }
+    }
+    /// A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
+    fn receive(&mut self, _: Tick, msg: Down) -> Vec<LibOut> {
+        if let Down::Watch(_) = msg {
+            return vec![LibOut::Answer(msg)];
+        }
+        self.req.answered();
+        match msg {
+            Down::Resp(Resp::KeepAlive { ttl, .. }) if ttl <= 0 => vec![LibOut::Session(SessionEvent::Expired)],
+            Down::Resp(Resp::KeepAlive { .. }) => Vec::new(),
+            other => vec![LibOut::Answer(other)],
+        }
+    }
+    fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
+        let keepalive = self.keepalive.filter(|_| !ctx.app_done).map(|(_, _, t)| (t, LibTimer::KeepAlive));
+        let resend = self.req.resend_at().map(|t| (t, LibTimer::Resend));
+        keepalive.into_iter().chain(resend).min()
+    }
+    fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
+        match (timer, self.keepalive) {
+            (LibTimer::KeepAlive, Some((lease, every, _))) => {
+                self.keepalive = Some((lease, every, now + every));
+                vec![LibOut::Send(self.req.sent(now, Req::LeaseKeepAlive { id: lease }))]
+            }
+            (LibTimer::KeepAlive, None) => Vec::new(),
+            _ => self.req.resend(now).map(LibOut::Send).into_iter().collect(),
+        }
+    }
+    /// A graceful close revokes the session's lease, then the connection closes.
+    fn close(&mut self, _: Tick, claim: &Claim<'_>) -> Vec<LibOut> {
+        let revoke = claim.lease.map(|id| LibOut::Send(Req::LeaseRevoke { id }));
+        revoke.into_iter().chain([LibOut::Hangup]).collect()
+    }
+    fn crash(&mut self) -> Vec<LibOut> {
+        vec![LibOut::Hangup]
+    }
+    fn quiet(&self) -> bool {
+        true
+    }
+    fn unanswered(&self) -> usize {
+        self.req.unanswered.len()
+    }
+    fn session(&self) -> Option<u64> {
+        None
+    }
+    fn conn_state(&self) -> ConnState {
+        ConnState::Connected
+    }
+    fn session_timeout(&self) -> Tick {
+        0
+    }
+}
