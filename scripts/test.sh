@@ -7,8 +7,12 @@ start=$(date +%s)
 scripts/setup.sh test
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-echo "== native tests (cargo test)"
+echo "== formatting (cargo fmt --check)"
+cargo fmt --check
+
+echo "== native tests (cargo test), then the lean build's (no services feature)"
 cargo test --locked
+cargo test --locked --no-default-features --lib --test golden --test determinism --test scenarios
 
 echo "== release build of both bundles (scripts/build.sh)"
 scripts/build.sh

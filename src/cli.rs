@@ -23,7 +23,10 @@ pub fn main(args: &[String]) -> i32 {
         Some("matrix") => {
             let rows = lockstep::sim::matrix::matrix();
             if args.iter().any(|a| a == "--json") {
-                println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).unwrap_or_default()
+                );
             } else {
                 print!("{}", lockstep::sim::matrix::render(&rows));
             }
@@ -45,8 +48,11 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 fn replay(args: &[String]) -> Result<(), String> {
-    let [path] = args else { return Err("replay: expected exactly one SCRIPT.json argument".into()) };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("replay: cannot read {path}: {e}"))?;
+    let [path] = args else {
+        return Err("replay: expected exactly one SCRIPT.json argument".into());
+    };
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("replay: cannot read {path}: {e}"))?;
     let out = lockstep::replay::replay_text(&text).map_err(|e| format!("replay: {path}: {e}"))?;
     let _ = writeln!(std::io::stdout().lock(), "{out}");
     Ok(())
@@ -54,11 +60,16 @@ fn replay(args: &[String]) -> Result<(), String> {
 
 /// `--flag value` pairs and bare `--switch`es.
 fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
 }
 
 fn lang(args: &[String]) -> Result<Lang, String> {
-    flag(args, "--lang").map_or(Ok(Lang::En), |l| Lang::parse(l).ok_or(format!("--lang: expected en or zh, got {l:?}")))
+    flag(args, "--lang").map_or(Ok(Lang::En), |l| {
+        Lang::parse(l).ok_or(format!("--lang: expected en or zh, got {l:?}"))
+    })
 }
 
 fn load_scenario(name: &str) -> Result<Scenario, String> {
@@ -69,26 +80,43 @@ fn load_scenario(name: &str) -> Result<Scenario, String> {
         let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
         return Scenario::from_json(&text);
     }
-    Err(format!("unknown scenario {name:?}; `lockstep scenarios` lists the presets"))
+    Err(format!(
+        "unknown scenario {name:?}; `lockstep scenarios` lists the presets"
+    ))
 }
 
 fn run(args: &[String]) -> Result<(), String> {
     let name = flag(args, "--scenario").ok_or("run: --scenario NAME is required")?;
     let mut sc = load_scenario(name)?;
     if let Some(seed) = flag(args, "--seed") {
-        sc.seed = seed.parse().map_err(|_| format!("--seed: expected a non-negative integer, got {seed:?}"))?;
+        sc.seed = seed
+            .parse()
+            .map_err(|_| format!("--seed: expected a non-negative integer, got {seed:?}"))?;
     }
-    let steps: u64 = flag(args, "--steps").map_or(Ok(500), |s| s.parse().map_err(|_| format!("--steps: expected a number, got {s:?}")))?;
+    let steps: u64 = flag(args, "--steps").map_or(Ok(500), |s| {
+        s.parse()
+            .map_err(|_| format!("--steps: expected a number, got {s:?}"))
+    })?;
     let lang = lang(args)?;
     let mut sim = Simulation::new(sc);
     sim.run_steps(steps);
     let mut out = std::io::stdout().lock();
     if args.iter().any(|a| a == "--json") {
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(sim.records()).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(sim.records()).unwrap_or_default()
+        );
         return Ok(());
     }
     for r in sim.records() {
-        let _ = writeln!(out, "{:>5} t={:<4} {}", r.index, r.time, r.narration.text(lang));
+        let _ = writeln!(
+            out,
+            "{:>5} t={:<4} {}",
+            r.index,
+            r.time,
+            r.narration.text(lang)
+        );
     }
     let m = &sim.world().monitors;
     let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}; herd factor {:.2}",
@@ -100,7 +128,14 @@ fn scenarios(args: &[String]) -> Result<(), String> {
     let lang = lang(args)?;
     let mut out = std::io::stdout().lock();
     for p in presets::all() {
-        let _ = writeln!(out, "{:<22} {}\n{:<22} {}\n", p.id, p.title(lang), "", p.lesson(lang));
+        let _ = writeln!(
+            out,
+            "{:<22} {}\n{:<22} {}\n",
+            p.id,
+            p.title(lang),
+            "",
+            p.lesson(lang)
+        );
     }
     Ok(())
 }

@@ -19,7 +19,11 @@ fn same_seed_same_trace_hash_for_every_preset() {
 
 #[test]
 fn different_seeds_differ() {
-    let mut sc = Scenario { latency_max: 4, start_spread: 5, ..Scenario::default() };
+    let mut sc = Scenario {
+        latency_max: 4,
+        start_spread: 5,
+        ..Scenario::default()
+    };
     let a = full(&sc, 500).trace_hash();
     sc.seed = 2;
     assert_ne!(a, full(&sc, 500).trace_hash());
@@ -27,14 +31,22 @@ fn different_seeds_differ() {
 
 #[test]
 fn back_and_seek_rebuild_identical_frames() {
-    let sc = Scenario { clients: 5, rounds: 3, latency_max: 3, ..Scenario::default() };
+    let sc = Scenario {
+        clients: 5,
+        rounds: 3,
+        latency_max: 3,
+        ..Scenario::default()
+    };
     let mut sim = full(&sc, 700);
     let end = sim.world().clone();
     for target in [0, 1, 127, 128, 129, 333, 699] {
         sim.seek(target);
         assert_eq!(sim.cursor(), target);
         let fresh = full(&sc, target);
-        assert!(*sim.world() == *fresh.world(), "frame {target} differs after seek");
+        assert!(
+            *sim.world() == *fresh.world(),
+            "frame {target} differs after seek"
+        );
     }
     sim.seek(700);
     assert!(*sim.world() == end);
@@ -44,7 +56,11 @@ fn back_and_seek_rebuild_identical_frames() {
 
 #[test]
 fn a_fault_injected_in_the_past_forks_a_reproducible_future() {
-    let sc = Scenario { clients: 4, rounds: 2, ..Scenario::default() };
+    let sc = Scenario {
+        clients: 4,
+        rounds: 2,
+        ..Scenario::default()
+    };
     let mut sim = full(&sc, 400);
     sim.seek(50);
     sim.inject(Command::Crash { client: 1 });

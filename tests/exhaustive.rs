@@ -7,11 +7,22 @@ use lockstep::sim::explore::{explore, ExploreConfig, Property};
 use lockstep::sim::{Scenario, Simulation};
 
 fn scenario(recipe: RecipeKind, clients: u32) -> Scenario {
-    Scenario { recipe, clients, hold_min: 1, hold_max: 1, rounds: 1, ..Scenario::default() }
+    Scenario {
+        recipe,
+        clients,
+        hold_min: 1,
+        hold_max: 1,
+        rounds: 1,
+        ..Scenario::default()
+    }
 }
 
 fn cfg(allow_close: bool) -> ExploreConfig {
-    ExploreConfig { max_depth: 200, max_states: 400_000, allow_close }
+    ExploreConfig {
+        max_depth: 200,
+        max_states: 400_000,
+        allow_close,
+    }
 }
 
 /// Explores 2 and 3 clients of a correct recipe: no violation, the space is exhausted, and it
@@ -19,9 +30,21 @@ fn cfg(allow_close: bool) -> ExploreConfig {
 fn safe_and_stuck_free(recipe: RecipeKind, states: [usize; 2]) {
     for (n, want) in [2, 3].into_iter().zip(states) {
         let out = explore(&scenario(recipe, n), &cfg(false));
-        assert!(out.counterexample.is_none(), "{recipe:?}, {n} clients: {:?}", out.counterexample.map(|c| c.0));
-        assert!(!out.truncated && !out.depth_cut, "{recipe:?}, {n} clients: search cut at {} states / depth {}", out.states, out.depth);
-        println!("{recipe:?}, {n} clients: {} states, depth {}", out.states, out.depth);
+        assert!(
+            out.counterexample.is_none(),
+            "{recipe:?}, {n} clients: {:?}",
+            out.counterexample.map(|c| c.0)
+        );
+        assert!(
+            !out.truncated && !out.depth_cut,
+            "{recipe:?}, {n} clients: search cut at {} states / depth {}",
+            out.states,
+            out.depth
+        );
+        println!(
+            "{recipe:?}, {n} clients: {} states, depth {}",
+            out.states, out.depth
+        );
         assert_eq!(out.states, want, "{recipe:?}, {n} clients: state count");
     }
 }
@@ -39,7 +62,12 @@ fn curator_is_safe_and_stuck_free_for_two_and_three_clients() {
 #[test]
 fn sequential_stays_safe_when_a_waiter_may_leave() {
     let out = explore(&scenario(RecipeKind::Sequential, 3), &cfg(true));
-    assert!(out.counterexample.as_ref().is_none_or(|c| c.0 != Property::MutualExclusion), "sequential broke mutual exclusion");
+    assert!(
+        out.counterexample
+            .as_ref()
+            .is_none_or(|c| c.0 != Property::MutualExclusion),
+        "sequential broke mutual exclusion"
+    );
 }
 
 /// Replays a counterexample and checks the monitor fails at its last step.
@@ -49,8 +77,14 @@ fn replays(run: lockstep::sim::Run, property: Property) -> u64 {
     sim.run_steps(len);
     let m = &sim.world().monitors;
     match property {
-        Property::MutualExclusion => assert!(m.ownership.is_some(), "replayed run does not violate mutual exclusion"),
-        Property::Stuck => assert!(m.stuck.is_some() || sim.world().enabled().is_empty(), "replayed run is not stuck"),
+        Property::MutualExclusion => assert!(
+            m.ownership.is_some(),
+            "replayed run does not violate mutual exclusion"
+        ),
+        Property::Stuck => assert!(
+            m.stuck.is_some() || sim.world().enabled().is_empty(),
+            "replayed run is not stuck"
+        ),
     }
     len
 }
@@ -62,8 +96,15 @@ fn no_recheck_shortest_counterexample_is_two_holders() {
     let (p, run) = out.counterexample.expect("no_recheck must break");
     assert_eq!(p, Property::MutualExclusion);
     let len = replays(run, p);
-    println!("no_recheck: counterexample of {len} steps after {} states", out.states);
-    assert_eq!((len, out.states), (24, 306_778), "the shortest counterexample and the states searched to find it");
+    println!(
+        "no_recheck: counterexample of {len} steps after {} states",
+        out.states
+    );
+    assert_eq!(
+        (len, out.states),
+        (24, 306_778),
+        "the shortest counterexample and the states searched to find it"
+    );
 }
 
 #[test]
@@ -72,7 +113,14 @@ fn lost_wakeup_shortest_counterexample_is_stuck() {
     let (p, run) = out.counterexample.expect("lost_wakeup must get stuck");
     assert_eq!(p, Property::Stuck);
     let len = replays(run, p);
-    println!("lost_wakeup: counterexample of {len} steps after {} states", out.states);
+    println!(
+        "lost_wakeup: counterexample of {len} steps after {} states",
+        out.states
+    );
     assert!(!out.truncated);
-    assert_eq!((len, out.states), (15, 131), "the shortest counterexample and the states searched to find it");
+    assert_eq!(
+        (len, out.states),
+        (15, 131),
+        "the shortest counterexample and the states searched to find it"
+    );
 }

@@ -28,23 +28,38 @@ fn first_difference(ours: &Value, real: &Value) -> String {
             return format!("op count {} vs {}", a.len(), b.len());
         }
     }
-    format!("final_tree:\n  engine: {}\n  real:   {}", ours["final_tree"], real["final_tree"])
+    format!(
+        "final_tree:\n  engine: {}\n  real:   {}",
+        ours["final_tree"], real["final_tree"]
+    )
 }
 
 fn check_dir(scripts_dir: &Path, expected_dir: &Path) -> usize {
     let mut failures = Vec::new();
     let all = scripts(scripts_dir);
     for script in &all {
-        let name = script.file_name().unwrap().to_string_lossy().replace(".script.json", "");
+        let name = script
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".script.json", "");
         let expected_path = expected_dir.join(format!("{name}.expected.json"));
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("expected file")).unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("expected file"))
+                .unwrap();
         let text = std::fs::read_to_string(script).unwrap();
         let ours = lockstep::replay::run(&lockstep::replay::parse(&text).expect("script parses"));
         if ours != expected {
             failures.push(format!("{name}: {}", first_difference(&ours, &expected)));
         }
     }
-    assert!(failures.is_empty(), "{} of {} scripts differ from the real server:\n{}", failures.len(), all.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} scripts differ from the real server:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
     all.len()
 }
 

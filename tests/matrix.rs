@@ -5,7 +5,11 @@ use lockstep::recipes::RecipeKind;
 use lockstep::sim::matrix::{row, Outcome, Probe, Row};
 
 fn cell(r: &Row, p: Probe) -> Outcome {
-    r.outcomes.iter().find(|(q, _, _)| *q == p).map(|(_, o, _)| o.clone()).unwrap()
+    r.outcomes
+        .iter()
+        .find(|(q, _, _)| *q == p)
+        .map(|(_, o, _)| o.clone())
+        .unwrap()
 }
 
 #[test]
@@ -15,11 +19,23 @@ fn zookeeper_recipes_are_fenced_under_pause_and_hand_over_after_the_session_time
         assert_eq!(cell(&r, Probe::NoFault), Outcome::Safe);
         assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced, "{k:?}");
         assert!(r.fencing_token && !r.polls);
-        assert!(r.crash_handover.is_some_and(|t| (12..=16).contains(&t)), "{k:?} {:?}", r.crash_handover);
+        assert!(
+            r.crash_handover.is_some_and(|t| (12..=16).contains(&t)),
+            "{k:?} {:?}",
+            r.crash_handover
+        );
     }
     assert!(row(RecipeKind::Curator).reentrant && !row(RecipeKind::Sequential).reentrant);
-    assert_eq!(cell(&row(RecipeKind::Sequential), Probe::LostReply), Outcome::Stuck, "the orphan node");
-    assert_eq!(cell(&row(RecipeKind::Curator), Probe::LostReply), Outcome::Safe, "protected names");
+    assert_eq!(
+        cell(&row(RecipeKind::Sequential), Probe::LostReply),
+        Outcome::Stuck,
+        "the orphan node"
+    );
+    assert_eq!(
+        cell(&row(RecipeKind::Curator), Probe::LostReply),
+        Outcome::Safe,
+        "protected names"
+    );
 }
 
 #[test]
@@ -27,9 +43,17 @@ fn redis_locks_have_no_token_so_a_pause_past_the_ttl_loses_updates() {
     for k in [RecipeKind::RedisSetnx, RecipeKind::RedisLease] {
         let r = row(k);
         assert_eq!(cell(&r, Probe::Pause), Outcome::Unsafe, "{k:?}");
-        assert_eq!(cell(&r, Probe::Failover), Outcome::Unsafe, "{k:?}: async replica loses the key");
+        assert_eq!(
+            cell(&r, Probe::Failover),
+            Outcome::Unsafe,
+            "{k:?}: async replica loses the key"
+        );
         assert!(!r.fencing_token && r.polls && !r.reentrant);
-        assert!(r.crash_handover.is_some_and(|t| (1900..=2100).contains(&t)), "freed by the 2 s TTL: {:?}", r.crash_handover);
+        assert!(
+            r.crash_handover.is_some_and(|t| (1900..=2100).contains(&t)),
+            "freed by the 2 s TTL: {:?}",
+            r.crash_handover
+        );
     }
 }
 
@@ -39,20 +63,39 @@ fn etcd_mutex_is_fenced_by_create_revision_and_survives_a_leader_change() {
     assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced);
     assert_eq!(cell(&r, Probe::Failover), Outcome::Safe);
     assert!(r.fencing_token && !r.polls && r.reentrant);
-    assert!(r.crash_handover.is_some_and(|t| (2000..=2600).contains(&t)), "lease TTL + up to 500 ms: {:?}", r.crash_handover);
+    assert!(
+        r.crash_handover.is_some_and(|t| (2000..=2600).contains(&t)),
+        "lease TTL + up to 500 ms: {:?}",
+        r.crash_handover
+    );
 }
 
 #[test]
 fn sql_designs_break_where_the_reference_says() {
     let insert = row(RecipeKind::SqlInsert);
-    assert_eq!(cell(&insert, Probe::Crash), Outcome::Stuck, "the row outlives its owner");
+    assert_eq!(
+        cell(&insert, Probe::Crash),
+        Outcome::Stuck,
+        "the row outlives its owner"
+    );
     assert_eq!(insert.crash_handover, None);
     let lease = row(RecipeKind::SqlLease);
     assert_eq!(cell(&lease, Probe::Pause), Outcome::Fenced);
     assert!(lease.fencing_token);
     let rowlock = row(RecipeKind::SqlRowLock);
-    assert_eq!(cell(&rowlock, Probe::Pause), Outcome::Safe, "the row stays locked through the pause");
-    assert_eq!(cell(&rowlock, Probe::Failover), Outcome::Unsafe, "row locks are not replicated");
+    assert_eq!(
+        cell(&rowlock, Probe::Pause),
+        Outcome::Safe,
+        "the row stays locked through the pause"
+    );
+    assert_eq!(
+        cell(&rowlock, Probe::Failover),
+        Outcome::Unsafe,
+        "row locks are not replicated"
+    );
     assert!(rowlock.crash_handover.is_some_and(|t| t <= 3) && rowlock.reentrant && !rowlock.polls);
-    assert!(rowlock.requests_x10 < insert.requests_x10, "blocking beats polling on requests per acquisition");
+    assert!(
+        rowlock.requests_x10 < insert.requests_x10,
+        "blocking beats polling on requests per acquisition"
+    );
 }

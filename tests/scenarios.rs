@@ -12,14 +12,21 @@ fn run(id: &str) -> Simulation {
 }
 
 fn requests<'a>(sim: &'a Simulation, op: &'a str) -> impl Iterator<Item = &'a StepRecord> + 'a {
-    sim.records().iter().filter(move |r| r.narration.key == Key::RequestArrives && r.narration.a.starts_with(op))
+    sim.records()
+        .iter()
+        .filter(move |r| r.narration.key == Key::RequestArrives && r.narration.a.starts_with(op))
 }
 
 #[test]
 fn naive_release_notifies_every_waiter_at_once() {
     let sim = run("herd");
     let first_release = requests(&sim, "delete /lock").next().expect("a release");
-    assert_eq!(first_release.fired.len(), 5, "all five waiters are told: {:?}", first_release.fired);
+    assert_eq!(
+        first_release.fired.len(),
+        5,
+        "all five waiters are told: {:?}",
+        first_release.fired
+    );
     assert!(sim.world().metrics.herd_factor() > 2.0);
 }
 
@@ -28,7 +35,10 @@ fn sequential_release_wakes_exactly_one_waiter() {
     let sim = run("queue");
     let releases: Vec<_> = requests(&sim, "delete").collect();
     assert_eq!(releases.len(), 6);
-    assert!(releases.iter().all(|r| r.fired.len() <= 1), "a release woke more than one waiter");
+    assert!(
+        releases.iter().all(|r| r.fired.len() <= 1),
+        "a release woke more than one waiter"
+    );
     assert_eq!(releases.iter().filter(|r| r.fired.len() == 1).count(), 5);
 }
 
@@ -37,12 +47,20 @@ fn curator_reentrant_acquire_sends_no_request_and_last_release_deletes() {
     let sim = run("reentrant");
     assert_eq!(requests(&sim, "create2").count(), 3);
     assert_eq!(requests(&sim, "delete").count(), 3);
-    assert!(requests(&sim, "create2").all(|r| r.narration.a.contains("/locks/_c_") && r.narration.a.ends_with("-lock-")));
+    assert!(requests(&sim, "create2")
+        .all(|r| r.narration.a.contains("/locks/_c_") && r.narration.a.ends_with("-lock-")));
     // Re-run frame by frame to see a count of 2.
     let mut s = Simulation::new(presets::find("reentrant").unwrap().scenario());
     let mut max = 0;
     while s.step() {
-        max = max.max(s.world().clients.iter().map(|c| c.recipe.hold_count()).max().unwrap_or(0));
+        max = max.max(
+            s.world()
+                .clients
+                .iter()
+                .map(|c| c.recipe.hold_count())
+                .max()
+                .unwrap_or(0),
+        );
     }
     assert_eq!(max, 2);
 }
@@ -50,14 +68,31 @@ fn curator_reentrant_acquire_sends_no_request_and_last_release_deletes() {
 #[test]
 fn holder_crash_hands_over_only_after_session_expiry() {
     let sim = run("holder-crash");
-    let crash = sim.records().iter().find(|r| r.narration.key == Key::CmdCrash).unwrap();
-    let expiry = sim.records().iter().find(|r| r.narration.key == Key::SessionExpires).expect("the session expires");
+    let crash = sim
+        .records()
+        .iter()
+        .find(|r| r.narration.key == Key::CmdCrash)
+        .unwrap();
+    let expiry = sim
+        .records()
+        .iter()
+        .find(|r| r.narration.key == Key::SessionExpires)
+        .expect("the session expires");
     assert_eq!(expiry.narration.client, Some(0));
     // The deadline is the last contact plus the timeout (12), rounded up to tickTime (2).
-    let last_contact = sim.records().iter().filter(|r| r.time <= crash.time && r.narration.client == Some(0))
-        .filter(|r| matches!(r.narration.key, Key::PingArrives | Key::RequestArrives)).map(|r| r.time).max().unwrap();
+    let last_contact = sim
+        .records()
+        .iter()
+        .filter(|r| r.time <= crash.time && r.narration.client == Some(0))
+        .filter(|r| matches!(r.narration.key, Key::PingArrives | Key::RequestArrives))
+        .map(|r| r.time)
+        .max()
+        .unwrap();
     let silent = expiry.time - last_contact;
-    assert!((12..=14).contains(&silent), "expired {silent} ticks after the last contact");
+    assert!(
+        (12..=14).contains(&silent),
+        "expired {silent} ticks after the last contact"
+    );
     assert!(expiry.time > crash.time);
     assert_eq!(expiry.fired.len(), 1, "one waiter hears of the deletion");
     assert!(sim.world().monitors.belief.is_none());
@@ -69,7 +104,9 @@ fn middle_waiter_leaving_makes_the_successor_relist_and_watch_the_holder() {
     let mut watched_holder = false;
     while sim.step() {
         let w = sim.world();
-        if let (Phase::Watching(p), Some(h)) = (w.clients[2].recipe.phase(), w.clients[0].recipe.my_node()) {
+        if let (Phase::Watching(p), Some(h)) =
+            (w.clients[2].recipe.phase(), w.clients[0].recipe.my_node())
+        {
             watched_holder |= w.clients[0].recipe.holding() && p == h;
         }
     }
@@ -95,8 +132,21 @@ fn gc_pause_with_fencing_rejects_the_stale_write() {
 #[test]
 fn partitioned_holder_learns_its_session_expired_only_after_healing() {
     let sim = run("partition");
-    let heal = sim.records().iter().find(|r| r.narration.key == Key::CmdHeal).unwrap().time;
-    let expired = sim.records().iter().find(|r| r.narration.key == Key::SessionNews && r.narration.a == "Expired" && r.narration.client == Some(0)).expect("C1 learns");
+    let heal = sim
+        .records()
+        .iter()
+        .find(|r| r.narration.key == Key::CmdHeal)
+        .unwrap()
+        .time;
+    let expired = sim
+        .records()
+        .iter()
+        .find(|r| {
+            r.narration.key == Key::SessionNews
+                && r.narration.a == "Expired"
+                && r.narration.client == Some(0)
+        })
+        .expect("C1 learns");
     assert!(expired.time > heal);
     assert!(sim.world().monitors.belief.is_some() && sim.world().monitors.lost_update.is_none());
 }
@@ -104,14 +154,24 @@ fn partitioned_holder_learns_its_session_expired_only_after_healing() {
 #[test]
 fn lost_create_reply_without_protection_leaves_an_orphan_that_blocks_the_queue() {
     let sim = run("lost-reply");
-    assert_eq!(requests(&sim, "create2").filter(|r| r.narration.client == Some(1)).count(), 2);
+    assert_eq!(
+        requests(&sim, "create2")
+            .filter(|r| r.narration.client == Some(1))
+            .count(),
+        2
+    );
     assert!(sim.world().monitors.stuck.is_some());
 }
 
 #[test]
 fn protected_create_adopts_its_own_node_after_a_lost_reply() {
     let sim = run("lost-reply-protected");
-    assert_eq!(requests(&sim, "create2").filter(|r| r.narration.client == Some(1)).count(), 1);
+    assert_eq!(
+        requests(&sim, "create2")
+            .filter(|r| r.narration.client == Some(1))
+            .count(),
+        1
+    );
     assert!(sim.world().monitors.stuck.is_none());
     assert!(sim.finished() || sim.world().quiescent());
 }
@@ -126,7 +186,10 @@ fn no_recheck_gives_two_holders_when_a_middle_waiter_leaves() {
 fn lost_wakeup_waits_forever() {
     let sim = run("lost-wakeup");
     assert!(sim.world().monitors.stuck.is_some());
-    assert_eq!(sim.world().clients[1].recipe.phase(), Phase::Waiting("/lock".into()));
+    assert_eq!(
+        sim.world().clients[1].recipe.phase(),
+        Phase::Waiting("/lock".into())
+    );
 }
 
 #[test]
@@ -137,7 +200,10 @@ fn read_write_lock_lets_readers_share_and_writers_wait() {
         let holders: Vec<usize> = sim.world().monitors.now.believers.clone();
         shared |= holders.len() >= 2;
         let writer_holds = holders.iter().any(|c| !sim.scenario().readers.contains(c));
-        assert!(!(writer_holds && holders.len() > 1), "a writer shared the lock: {holders:?}");
+        assert!(
+            !(writer_holds && holders.len() > 1),
+            "a writer shared the lock: {holders:?}"
+        );
     }
     assert!(shared, "readers never shared the lock");
 }
@@ -168,7 +234,15 @@ fn every_preset_runs_and_narrates_in_english_and_chinese() {
 #[test]
 fn curator_with_two_leases_lets_two_clients_hold_at_once_but_never_three() {
     use lockstep::recipes::RecipeKind;
-    let sc = lockstep::sim::Scenario { recipe: RecipeKind::Curator, clients: 4, max_leases: 2, hold_min: 6, hold_max: 6, rounds: 2, ..Default::default() };
+    let sc = lockstep::sim::Scenario {
+        recipe: RecipeKind::Curator,
+        clients: 4,
+        max_leases: 2,
+        hold_min: 6,
+        hold_max: 6,
+        rounds: 2,
+        ..Default::default()
+    };
     let mut sim = Simulation::new(sc);
     let mut most = 0;
     while sim.step() {
@@ -194,9 +268,15 @@ fn curator_acquire_timeout_deletes_its_own_node_and_gives_up() {
     };
     let mut sim = Simulation::new(sc);
     sim.run_steps(3000);
-    let timeout = sim.records().iter().find(|r| r.narration.key == Key::TimerAcquireTimeout).expect("C2 times out");
+    let timeout = sim
+        .records()
+        .iter()
+        .find(|r| r.narration.key == Key::TimerAcquireTimeout)
+        .expect("C2 times out");
     assert_eq!(timeout.narration.client, Some(1));
-    let c2_deletes = requests(&sim, "delete").filter(|r| r.narration.client == Some(1) && r.time > timeout.time).count();
+    let c2_deletes = requests(&sim, "delete")
+        .filter(|r| r.narration.client == Some(1) && r.time > timeout.time)
+        .count();
     assert_eq!(c2_deletes, 1, "C2 deletes its own node after the timeout");
     assert_eq!(sim.world().clients[1].app.acquisitions, 0);
     assert!(sim.world().monitors.belief.is_none());

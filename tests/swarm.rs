@@ -19,12 +19,27 @@ fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
         0 => Command::Crash { client: c },
         1 => Command::Close { client: c },
         2 => Command::Expire { client: c },
-        3 => Command::Pause { client: c, ticks: rng.range(1, 40) },
+        3 => Command::Pause {
+            client: c,
+            ticks: rng.range(1, 40),
+        },
         4 => Command::DropReply { client: c },
-        5 => Command::Latency { min: 1, max: rng.range(1, 8) },
+        5 => Command::Latency {
+            min: 1,
+            max: rng.range(1, 8),
+        },
         _ => {
             let heal = at + rng.range(1, 40);
-            return vec![TimedCommand { at, command: Command::Partition { client: c } }, TimedCommand { at: heal, command: Command::Heal { client: c } }];
+            return vec![
+                TimedCommand {
+                    at,
+                    command: Command::Partition { client: c },
+                },
+                TimedCommand {
+                    at: heal,
+                    command: Command::Heal { client: c },
+                },
+            ];
         }
     };
     vec![TimedCommand { at, command }]
@@ -34,8 +49,14 @@ fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
 fn swarm_scenario(recipe: RecipeKind, seed: u64) -> Scenario {
     let mut rng = SimRng::new(seed ^ 0x5eed);
     let clients = rng.range(2, 5) as u32;
-    let faults = (0..rng.range(0, 3)).flat_map(|_| fault(&mut rng, clients as usize)).collect();
-    let readers = if recipe == RecipeKind::Rwlock { (0..clients as usize).filter(|_| rng.chance(1, 2)).collect() } else { Vec::new() };
+    let faults = (0..rng.range(0, 3))
+        .flat_map(|_| fault(&mut rng, clients as usize))
+        .collect();
+    let readers = if recipe == RecipeKind::Rwlock {
+        (0..clients as usize).filter(|_| rng.chance(1, 2)).collect()
+    } else {
+        Vec::new()
+    };
     Scenario {
         recipe,
         clients,
@@ -47,7 +68,8 @@ fn swarm_scenario(recipe: RecipeKind, seed: u64) -> Scenario {
         hold_max: rng.range(1, 15),
         rounds: rng.range(1, 3) as u32,
         start_spread: rng.range(0, 10),
-        acquire_timeout: (recipe == RecipeKind::Curator && rng.chance(1, 4)).then(|| rng.range(3, 30)),
+        acquire_timeout: (recipe == RecipeKind::Curator && rng.chance(1, 4))
+            .then(|| rng.range(3, 30)),
         faults,
         readers,
         ..Scenario::default()
@@ -64,17 +86,28 @@ fn check(recipe: RecipeKind) {
         sim.run_steps(MAX_STEPS);
         let m = &sim.world().monitors;
         if let Some(step) = m.ownership {
-            violations.push(format!("seed={seed} step={step}: two holders own their lock nodes"));
+            violations.push(format!(
+                "seed={seed} step={step}: two holders own their lock nodes"
+            ));
         }
         if let (Some(step), true) = (m.lost_update, fencing) {
-            violations.push(format!("seed={seed} step={step}: lost update despite fencing"));
+            violations.push(format!(
+                "seed={seed} step={step}: lost update despite fencing"
+            ));
         }
         if let (Some(step), None) = (m.lost_update, m.belief) {
-            violations.push(format!("seed={seed} step={step}: lost update without two believers"));
+            violations.push(format!(
+                "seed={seed} step={step}: lost update without two believers"
+            ));
         }
         beliefs += usize::from(m.belief.is_some());
     }
-    assert!(violations.is_empty(), "{recipe:?}: {} violations:\n{}", violations.len(), violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "{recipe:?}: {} violations:\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
     println!("{recipe:?}: {SEEDS} seeds, {beliefs} runs where a pause/partition/expiry made two clients believe (caught by fencing when on)");
 }
 
@@ -101,13 +134,19 @@ fn the_swarm_does_break_the_broken_recipe() {
         sim.run_steps(MAX_STEPS);
         sim.world().monitors.ownership.is_some()
     });
-    assert!(broken.count() > 0, "no_recheck never failed: the swarm is not probing");
+    assert!(
+        broken.count() > 0,
+        "no_recheck never failed: the swarm is not probing"
+    );
 }
 
 #[test]
 #[ignore]
 fn dump_swarm_scenario() {
-    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let recipe = RecipeKind::parse(&std::env::var("RECIPE").unwrap_or("curator".into())).unwrap();
     println!("{}", swarm_scenario(recipe, seed).to_json());
 }

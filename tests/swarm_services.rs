@@ -21,13 +21,28 @@ fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
     let command = match rng.range(0, 7) {
         0 => Command::Crash { client: c },
         1 => Command::Close { client: c },
-        2 => Command::Pause { client: c, ticks: rng.range(1, 3000) },
+        2 => Command::Pause {
+            client: c,
+            ticks: rng.range(1, 3000),
+        },
         3 => Command::DropReply { client: c },
-        4 => Command::Latency { min: 1, max: rng.range(1, 8) },
+        4 => Command::Latency {
+            min: 1,
+            max: rng.range(1, 8),
+        },
         5 => Command::Failover,
         _ => {
             let heal = at + rng.range(1, 3000);
-            return vec![TimedCommand { at, command: Command::Partition { client: c } }, TimedCommand { at: heal, command: Command::Heal { client: c } }];
+            return vec![
+                TimedCommand {
+                    at,
+                    command: Command::Partition { client: c },
+                },
+                TimedCommand {
+                    at: heal,
+                    command: Command::Heal { client: c },
+                },
+            ];
         }
     };
     vec![TimedCommand { at, command }]
@@ -36,7 +51,9 @@ fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
 fn scenario(recipe: RecipeKind, seed: u64) -> Scenario {
     let mut rng = SimRng::new(seed ^ 0xfeed);
     let clients = rng.range(2, 5) as u32;
-    let faults = (0..rng.range(0, 3)).flat_map(|_| fault(&mut rng, clients as usize)).collect();
+    let faults = (0..rng.range(0, 3))
+        .flat_map(|_| fault(&mut rng, clients as usize))
+        .collect();
     Scenario {
         recipe,
         clients,
@@ -66,7 +83,15 @@ fn check(recipe: RecipeKind, fenced: bool) -> (usize, usize) {
         let mut sim = Simulation::new(sc.clone());
         sim.run_steps(6000);
         let m = &sim.world().monitors;
-        let outlives = has(&sc, |c| matches!(c, Command::Pause { .. } | Command::Partition { .. } | Command::DropReply { .. } | Command::Latency { .. }));
+        let outlives = has(&sc, |c| {
+            matches!(
+                c,
+                Command::Pause { .. }
+                    | Command::Partition { .. }
+                    | Command::DropReply { .. }
+                    | Command::Latency { .. }
+            )
+        });
         let failover = has(&sc, |c| matches!(c, Command::Failover));
         if m.ownership.is_some() {
             violations.push(format!("seed={seed}: two owners in the service's view"));
@@ -78,15 +103,24 @@ fn check(recipe: RecipeKind, fenced: bool) -> (usize, usize) {
             violations.push(format!("seed={seed}: lost update despite fencing"));
         }
         if m.belief.is_some() && !outlives && !failover {
-            violations.push(format!("seed={seed}: two believers without a pause, cut or failover"));
+            violations.push(format!(
+                "seed={seed}: two believers without a pause, cut or failover"
+            ));
         }
         if recipe == RecipeKind::SqlRowLock && m.belief.is_some() && !failover {
-            violations.push(format!("seed={seed}: FOR UPDATE had two believers without a failover"));
+            violations.push(format!(
+                "seed={seed}: FOR UPDATE had two believers without a failover"
+            ));
         }
         beliefs += usize::from(m.belief.is_some());
         lost += usize::from(m.lost_update.is_some());
     }
-    assert!(violations.is_empty(), "{recipe:?}: {} violations:\n{}", violations.len(), violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "{recipe:?}: {} violations:\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
     println!("{recipe:?}: {SEEDS} seeds, {beliefs} with two believers, {lost} with a lost update");
     (beliefs, lost)
 }
@@ -123,5 +157,8 @@ fn sql_insert_holds_mutual_exclusion_but_can_wedge() {
         sim.run_steps(6000);
         sim.world().monitors.stuck.is_some()
     });
-    assert!(stuck.count() > 0, "a crashed holder must wedge the plain lock table");
+    assert!(
+        stuck.count() > 0,
+        "a crashed holder must wedge the plain lock table"
+    );
 }

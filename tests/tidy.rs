@@ -27,20 +27,29 @@ fn sources() -> Vec<(String, String)> {
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.strip_prefix(root).unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.strip_prefix(root).unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
 /// The code of a file without its comments (so prose may name anything).
 fn code(text: &str) -> String {
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Whether `word` occurs as a whole identifier (so `JavaHashSet`, Java's iteration order
 /// modelled deterministically, is not `HashSet`).
 fn mentions(code: &str, word: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
-    code.match_indices(word).any(|(i, _)| !code[..i].ends_with(ident) && !code[i + word.len()..].starts_with(ident))
+    code.match_indices(word)
+        .any(|(i, _)| !code[..i].ends_with(ident) && !code[i + word.len()..].starts_with(ident))
 }
 
 /// The layer of a source file under `src/`, by its top folder.
@@ -60,15 +69,23 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "sim" => &["engine", "services", "recipes", "narrate"],
         "view" => &["engine", "services", "recipes", "narrate", "sim"],
         "ui" => &["engine", "services", "recipes", "narrate", "sim", "view"],
-        _ => &["engine", "services", "recipes", "narrate", "sim", "view", "replay"],
+        _ => &[
+            "engine", "services", "recipes", "narrate", "sim", "view", "replay",
+        ],
     }
 }
 
-const LAYERS: [&str; 9] = ["narrate", "engine", "services", "replay", "recipes", "sim", "view", "ui", "cli"];
+const LAYERS: [&str; 9] = [
+    "narrate", "engine", "services", "replay", "recipes", "sim", "view", "ui", "cli",
+];
 
 #[test]
 fn every_file_opens_with_a_module_doc_line() {
-    let bad: Vec<String> = sources().into_iter().filter(|(_, text)| !text.starts_with("//!")).map(|(p, _)| p).collect();
+    let bad: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| !text.starts_with("//!"))
+        .map(|(p, _)| p)
+        .collect();
     assert!(bad.is_empty(), "files without a leading //! line: {bad:?}");
 }
 
@@ -78,26 +95,62 @@ fn imports_point_one_way() {
     for (path, text) in sources() {
         let Some(me) = layer(&path) else { continue };
         let code = code(&text);
-        for other in LAYERS.iter().filter(|l| **l != me && !allowed(me).contains(l)) {
-            if code.contains(&format!("crate::{other}::")) || code.contains(&format!("crate::{other};")) || code.contains(&format!("crate::{other}::{{")) {
+        for other in LAYERS
+            .iter()
+            .filter(|l| **l != me && !allowed(me).contains(l))
+        {
+            if code.contains(&format!("crate::{other}::"))
+                || code.contains(&format!("crate::{other};"))
+                || code.contains(&format!("crate::{other}::{{"))
+            {
                 bad.push(format!("{path} imports {other}"));
             }
         }
     }
-    assert!(bad.is_empty(), "imports against the layers:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports against the layers:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn the_model_layers_are_deterministic_and_io_free() {
-    let forbidden = ["Instant::", "SystemTime", "HashMap", "HashSet", "DefaultHasher", "RandomState", "thread_rng", "getrandom", "std::fs", "std::net", "leptos", "web_sys"];
+    let forbidden = [
+        "Instant::",
+        "SystemTime",
+        "HashMap",
+        "HashSet",
+        "DefaultHasher",
+        "RandomState",
+        "thread_rng",
+        "getrandom",
+        "std::fs",
+        "std::net",
+        "leptos",
+        "web_sys",
+    ];
     for (path, text) in sources() {
-        let model = ["src/narrate/", "src/engine/", "src/services/", "src/recipes/", "src/sim/", "src/view/"].iter().any(|d| path.starts_with(d));
+        let model = [
+            "src/narrate/",
+            "src/engine/",
+            "src/services/",
+            "src/recipes/",
+            "src/sim/",
+            "src/view/",
+        ]
+        .iter()
+        .any(|d| path.starts_with(d));
         if !model {
             continue;
         }
         let code = code(&text);
         for word in forbidden {
-            let hit = if word.ends_with("::") || word.contains("::") { code.contains(word) } else { mentions(&code, word) };
+            let hit = if word.ends_with("::") || word.contains("::") {
+                code.contains(word)
+            } else {
+                mentions(&code, word)
+            };
             assert!(!hit, "{path} mentions `{word}`");
         }
     }
@@ -107,7 +160,10 @@ fn the_model_layers_are_deterministic_and_io_free() {
 fn only_the_ui_knows_leptos() {
     for (path, text) in sources() {
         if !path.starts_with("src/ui/") && !path.starts_with("tests/tidy.rs") {
-            assert!(!text.contains("leptos::"), "{path} uses leptos outside src/ui");
+            assert!(
+                !text.contains("leptos::"),
+                "{path} uses leptos outside src/ui"
+            );
         }
     }
 }
@@ -118,15 +174,28 @@ fn only_the_ui_knows_leptos() {
 fn the_services_feature_gates_modules_and_variants_only() {
     let mut sites = Vec::new();
     for (path, text) in sources().into_iter().filter(|(p, _)| p.starts_with("src/")) {
-        assert!(!text.contains("#[path"), "{path} swaps a module with #[path]");
-        assert!(!text.contains("#![allow") && !text.contains("#![cfg_attr"), "{path} has a crate-wide attribute");
+        assert!(
+            !text.contains("#[path"),
+            "{path} swaps a module with #[path]"
+        );
+        assert!(
+            !text.contains("#![allow") && !text.contains("#![cfg_attr"),
+            "{path} has a crate-wide attribute"
+        );
         let n = code(&text).matches("feature = \"services\"").count();
         if n > 0 {
             sites.push(format!("{path}: {n}"));
         }
     }
-    let total: usize = sites.iter().map(|s| s.rsplit(' ').next().unwrap().parse::<usize>().unwrap()).sum();
-    assert!(total <= 16, "{total} sites name the services feature:\n{}", sites.join("\n"));
+    let total: usize = sites
+        .iter()
+        .map(|s| s.rsplit(' ').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert!(
+        total <= 16,
+        "{total} sites name the services feature:\n{}",
+        sites.join("\n")
+    );
 }
 
 #[test]

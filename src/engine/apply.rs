@@ -18,21 +18,51 @@ pub struct Applier<'a> {
 }
 
 impl Applier<'_> {
-    fn notify(&mut self, table: WatchTable, path: &str, kind: EventType, suppress: &[SessionId]) -> Vec<SessionId> {
+    fn notify(
+        &mut self,
+        table: WatchTable,
+        path: &str,
+        kind: EventType,
+        suppress: &[SessionId],
+    ) -> Vec<SessionId> {
         let fired = self.watches.trigger(table, path, suppress);
         for session in &fired {
-            let event = WatchedEvent { kind, path: path.to_string() };
-            self.out.push(Output::Notify { session: *session, event });
+            let event = WatchedEvent {
+                kind,
+                path: path.to_string(),
+            };
+            self.out.push(Output::Notify {
+                session: *session,
+                event,
+            });
         }
         fired
     }
 
     /// Creates the node, then NodeCreated on it and NodeChildrenChanged on its parent.
-    pub fn create(&mut self, txn_path: &str, data: super::protocol::Data, kind: super::types::NodeKind, parent_counter: i32) {
-        self.tree.create_node(NewNode { path: txn_path, data, kind, parent_counter, zxid: self.zxid, time: self.now });
+    pub fn create(
+        &mut self,
+        txn_path: &str,
+        data: super::protocol::Data,
+        kind: super::types::NodeKind,
+        parent_counter: i32,
+    ) {
+        self.tree.create_node(NewNode {
+            path: txn_path,
+            data,
+            kind,
+            parent_counter,
+            zxid: self.zxid,
+            time: self.now,
+        });
         self.notify(WatchTable::Data, txn_path, EventType::NodeCreated, &[]);
         let parent = path::event_parent(path::raw_parent(txn_path).unwrap_or("")).to_string();
-        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &[]);
+        self.notify(
+            WatchTable::Child,
+            &parent,
+            EventType::NodeChildrenChanged,
+            &[],
+        );
     }
 
     /// Deletes the node: NodeDeleted to data watchers, then to child watchers not already told,
@@ -44,11 +74,23 @@ impl Applier<'_> {
         let told = self.notify(WatchTable::Data, txn_path, EventType::NodeDeleted, &[]);
         self.notify(WatchTable::Child, txn_path, EventType::NodeDeleted, &told);
         let parent = path::event_parent(path::raw_parent(txn_path).unwrap_or("")).to_string();
-        self.notify(WatchTable::Child, &parent, EventType::NodeChildrenChanged, &[]);
+        self.notify(
+            WatchTable::Child,
+            &parent,
+            EventType::NodeChildrenChanged,
+            &[],
+        );
     }
 
-    fn set_data(&mut self, txn_path: &str, data: super::protocol::Data, version: i32) -> Option<super::types::Stat> {
-        let stat = self.tree.set_data(txn_path, data, version, self.zxid, self.now)?;
+    fn set_data(
+        &mut self,
+        txn_path: &str,
+        data: super::protocol::Data,
+        version: i32,
+    ) -> Option<super::types::Stat> {
+        let stat = self
+            .tree
+            .set_data(txn_path, data, version, self.zxid, self.now)?;
         self.notify(WatchTable::Data, txn_path, EventType::NodeDataChanged, &[]);
         Some(stat)
     }
@@ -56,18 +98,32 @@ impl Applier<'_> {
     /// Applies a single-op transaction and builds its reply.
     pub fn apply(&mut self, txn: Txn) -> Result<Response, ErrorCode> {
         match txn {
-            Txn::Create { path, data, kind, parent_counter } => {
+            Txn::Create {
+                path,
+                data,
+                kind,
+                parent_counter,
+            } => {
                 self.create(&path, data, kind, parent_counter);
-                let stat = self.tree.get(&path).map(|n| n.stat()).ok_or(ErrorCode::NoNode)?;
+                let stat = self
+                    .tree
+                    .get(&path)
+                    .map(|n| n.stat())
+                    .ok_or(ErrorCode::NoNode)?;
                 Ok(Response::Create { path, stat })
             }
             Txn::Delete { path } => {
                 self.delete(&path);
                 Ok(Response::Delete)
             }
-            Txn::SetData { path, data, version } => {
-                self.set_data(&path, data, version).map(|stat| Response::SetData { stat }).ok_or(ErrorCode::NoNode)
-            }
+            Txn::SetData {
+                path,
+                data,
+                version,
+            } => self
+                .set_data(&path, data, version)
+                .map(|stat| Response::SetData { stat })
+                .ok_or(ErrorCode::NoNode),
             Txn::Check { .. } => Ok(Response::Check),
             Txn::Error(e) => Err(e),
             Txn::Multi(txns) => Ok(Response::Multi(self.apply_multi(txns))),
@@ -91,7 +147,12 @@ impl Applier<'_> {
 
     fn apply_sub(&mut self, txn: Txn) -> MultiResult {
         match txn {
-            Txn::Create { path, data, kind, parent_counter } => {
+            Txn::Create {
+                path,
+                data,
+                kind,
+                parent_counter,
+            } => {
                 self.create(&path, data, kind, parent_counter);
                 MultiResult::Create { path }
             }
@@ -99,7 +160,11 @@ impl Applier<'_> {
                 self.delete(&path);
                 MultiResult::Delete
             }
-            Txn::SetData { path, data, version } => match self.set_data(&path, data, version) {
+            Txn::SetData {
+                path,
+                data,
+                version,
+            } => match self.set_data(&path, data, version) {
                 Some(stat) => MultiResult::SetData { stat },
                 None => MultiResult::Error(ErrorCode::NoNode),
             },

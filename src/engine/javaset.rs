@@ -11,7 +11,8 @@
 
 /// Java's `String.hashCode()`.
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(i32::from(u)))
+    s.encode_utf16()
+        .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(i32::from(u)))
 }
 
 fn spread(s: &str) -> u32 {
@@ -45,7 +46,11 @@ impl JavaHashSet {
     }
 
     fn with_initial_capacity(cap: usize) -> Self {
-        JavaHashSet { buckets: Vec::new(), len: 0, initial_cap: cap.max(1) }
+        JavaHashSet {
+            buckets: Vec::new(),
+            len: 0,
+            initial_cap: cap.max(1),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -145,7 +150,10 @@ mod tests {
         for p in ["/t/a", "/t/b", "/t/c"] {
             s.insert(p);
         }
-        assert_eq!(s.java_clone().iter().collect::<Vec<_>>(), ["/t/a", "/t/c", "/t/b"]);
+        assert_eq!(
+            s.java_clone().iter().collect::<Vec<_>>(),
+            ["/t/a", "/t/c", "/t/b"]
+        );
     }
 
     #[test]

@@ -20,5 +20,7 @@ pub mod watch;
 
 pub use protocol::{ClientWatches, Data, Input, MultiOp, MultiResult, Output, Request, Response};
 pub use server::{Server, ServerConfig};
-pub use types::{CreateMode, ErrorCode, EventType, NodeKind, SessionId, Stat, Time, WatchedEvent, Zxid};
+pub use types::{
+    CreateMode, ErrorCode, EventType, NodeKind, SessionId, Stat, Time, WatchedEvent, Zxid,
+};
 pub use watch::WatchTable;

@@ -97,7 +97,10 @@ pub fn join(parent: &str, name: &str) -> String {
 
 /// Nodes that can never be deleted (`DataTree.isSpecialPath`).
 pub fn is_special(path: &str) -> bool {
-    matches!(path, "/" | "/zookeeper" | "/zookeeper/quota" | "/zookeeper/config")
+    matches!(
+        path,
+        "/" | "/zookeeper" | "/zookeeper/quota" | "/zookeeper/config"
+    )
 }
 
 /// The `%010d` sequential suffix (Java formatting: a negative int prints as `-` + digits).
@@ -111,14 +114,38 @@ mod tests {
 
     #[test]
     fn accepts_ordinary_paths() {
-        for p in ["/", "/a", "/a/b", "/locks/lock-0000000001", "/.a", "/a.", "/a/...", "/锁"] {
+        for p in [
+            "/",
+            "/a",
+            "/a/b",
+            "/locks/lock-0000000001",
+            "/.a",
+            "/a.",
+            "/a/...",
+            "/锁",
+        ] {
             assert_eq!(validate(p), Ok(()), "{p}");
         }
     }
 
     #[test]
     fn rejects_what_path_utils_rejects() {
-        for p in ["", "a", "/a/", "//", "/a//b", "/.", "/a/..", "/a/./b", "/a\0", "/\u{1}", "/😀", "/\u{e000}", "/\u{fff0}", "/\u{85}"] {
+        for p in [
+            "",
+            "a",
+            "/a/",
+            "//",
+            "/a//b",
+            "/.",
+            "/a/..",
+            "/a/./b",
+            "/a\0",
+            "/\u{1}",
+            "/😀",
+            "/\u{e000}",
+            "/\u{fff0}",
+            "/\u{85}",
+        ] {
             assert!(validate(p).is_err(), "{p:?} should be invalid");
         }
     }

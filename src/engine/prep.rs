@@ -9,10 +9,23 @@ use super::types::{CreateMode, ErrorCode, NodeKind, SessionId};
 /// A validated change, applied later in zxid order (`Txn` records).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Txn {
-    Create { path: String, data: Data, kind: NodeKind, parent_counter: i32 },
-    Delete { path: String },
-    SetData { path: String, data: Data, version: i32 },
-    Check { path: String },
+    Create {
+        path: String,
+        data: Data,
+        kind: NodeKind,
+        parent_counter: i32,
+    },
+    Delete {
+        path: String,
+    },
+    SetData {
+        path: String,
+        data: Data,
+        version: i32,
+    },
+    Check {
+        path: String,
+    },
     Error(ErrorCode),
     Multi(Vec<Txn>),
 }
@@ -37,7 +50,11 @@ pub struct Pending<'a> {
 
 impl<'a> Pending<'a> {
     pub fn new(tree: &'a DataTree, session: SessionId) -> Self {
-        Pending { tree, overlay: Vec::new(), session }
+        Pending {
+            tree,
+            overlay: Vec::new(),
+            session,
+        }
     }
 
     fn key(path: &str) -> &str {
@@ -55,7 +72,13 @@ impl<'a> Pending<'a> {
             return rec.ok_or(ErrorCode::NoNode);
         }
         let n = self.tree.get(key).ok_or(ErrorCode::NoNode)?;
-        Ok(Rec { version: n.version, counter: n.create_counter, kind: n.kind, child_count: n.children.len() as i32, read_only: n.read_only })
+        Ok(Rec {
+            version: n.version,
+            counter: n.create_counter,
+            kind: n.kind,
+            child_count: n.children.len() as i32,
+            read_only: n.read_only,
+        })
     }
 
     fn put(&mut self, path: &str, rec: Option<Rec>) {
@@ -90,8 +113,22 @@ impl<'a> Pending<'a> {
         parent.child_count += 1;
         self.put(parent_path, Some(parent));
         let kind = self.kind_for(mode);
-        self.put(&full, Some(Rec { version: 0, counter: 0, kind, child_count: 0, read_only: false }));
-        Ok(Txn::Create { path: full, data, kind, parent_counter })
+        self.put(
+            &full,
+            Some(Rec {
+                version: 0,
+                counter: 0,
+                kind,
+                child_count: 0,
+                read_only: false,
+            }),
+        );
+        Ok(Txn::Create {
+            path: full,
+            data,
+            kind,
+            parent_counter,
+        })
     }
 
     fn kind_for(&self, mode: CreateMode) -> NodeKind {
@@ -118,7 +155,9 @@ impl<'a> Pending<'a> {
         parent.child_count -= 1;
         self.put(parent_path, Some(parent));
         self.put(path, None);
-        Ok(Txn::Delete { path: path.to_string() })
+        Ok(Txn::Delete {
+            path: path.to_string(),
+        })
     }
 
     /// `OpCode.setData`: BadArguments → NoNode → BadVersion; the version always goes up by one.
@@ -129,7 +168,11 @@ impl<'a> Pending<'a> {
         check_version(node.version, version)?;
         node.version = node.version.wrapping_add(1);
         self.put(path, Some(node));
-        Ok(Txn::SetData { path: path.to_string(), data, version: node.version })
+        Ok(Txn::SetData {
+            path: path.to_string(),
+            data,
+            version: node.version,
+        })
     }
 
     /// `OpCode.check`: BadArguments → NoNode → BadVersion; changes nothing.
@@ -137,14 +180,20 @@ impl<'a> Pending<'a> {
         path::validate(path).map_err(|_| ErrorCode::BadArguments)?;
         let node = self.get(path)?;
         check_version(node.version, version)?;
-        Ok(Txn::Check { path: path.to_string() })
+        Ok(Txn::Check {
+            path: path.to_string(),
+        })
     }
 
     fn op(&mut self, op: &MultiOp) -> Result<Txn, ErrorCode> {
         match op {
             MultiOp::Create { path, data, mode } => self.create(path, data.clone(), *mode),
             MultiOp::Delete { path, version } => self.delete(path, *version),
-            MultiOp::SetData { path, data, version } => self.set_data(path, data.clone(), *version),
+            MultiOp::SetData {
+                path,
+                data,
+                version,
+            } => self.set_data(path, data.clone(), *version),
             MultiOp::Check { path, version } => self.check(path, *version),
         }
     }
@@ -204,24 +253,56 @@ mod tests {
     fn create_checks_parent_before_path_shape() {
         let t = DataTree::new();
         let mut p = Pending::new(&t, s());
-        assert_eq!(p.create("/a/", None, CreateMode::Persistent), Err(ErrorCode::NoNode));
-        assert_eq!(p.create("a", None, CreateMode::Persistent), Err(ErrorCode::BadArguments));
-        assert_eq!(p.create("a/b", None, CreateMode::Persistent), Err(ErrorCode::NoNode));
-        assert_eq!(p.create("/", None, CreateMode::Persistent), Err(ErrorCode::NodeExists));
-        assert_eq!(p.create("/x", None, CreateMode::PersistentWithTtl), Err(ErrorCode::Unimplemented));
-        assert_eq!(p.create("/zookeeper/", None, CreateMode::Persistent), Err(ErrorCode::BadArguments));
+        assert_eq!(
+            p.create("/a/", None, CreateMode::Persistent),
+            Err(ErrorCode::NoNode)
+        );
+        assert_eq!(
+            p.create("a", None, CreateMode::Persistent),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(
+            p.create("a/b", None, CreateMode::Persistent),
+            Err(ErrorCode::NoNode)
+        );
+        assert_eq!(
+            p.create("/", None, CreateMode::Persistent),
+            Err(ErrorCode::NodeExists)
+        );
+        assert_eq!(
+            p.create("/x", None, CreateMode::PersistentWithTtl),
+            Err(ErrorCode::Unimplemented)
+        );
+        assert_eq!(
+            p.create("/zookeeper/", None, CreateMode::Persistent),
+            Err(ErrorCode::BadArguments)
+        );
     }
 
     #[test]
     fn sequential_suffix_comes_from_counter_and_allows_trailing_slash() {
         let t = DataTree::new();
         let mut p = Pending::new(&t, s());
-        let Ok(Txn::Create { path, parent_counter, .. }) = p.create("/", None, CreateMode::PersistentSequential) else { panic!() };
+        let Ok(Txn::Create {
+            path,
+            parent_counter,
+            ..
+        }) = p.create("/", None, CreateMode::PersistentSequential)
+        else {
+            panic!()
+        };
         assert_eq!(path, "/0000000000");
         assert_eq!(parent_counter, 1);
-        let Ok(Txn::Create { path, .. }) = p.create("/0000000000/", None, CreateMode::EphemeralSequential) else { panic!() };
+        let Ok(Txn::Create { path, .. }) =
+            p.create("/0000000000/", None, CreateMode::EphemeralSequential)
+        else {
+            panic!()
+        };
         assert_eq!(path, "/0000000000/0000000000");
-        assert_eq!(p.create("/0000000000/0000000000/x", None, CreateMode::Persistent), Err(ErrorCode::NoChildrenForEphemerals));
+        assert_eq!(
+            p.create("/0000000000/0000000000/x", None, CreateMode::Persistent),
+            Err(ErrorCode::NoChildrenForEphemerals)
+        );
     }
 
     #[test]
@@ -230,7 +311,10 @@ mod tests {
         let mut p = Pending::new(&t, s());
         assert_eq!(p.delete("/", -1), Err(ErrorCode::BadArguments));
         assert_eq!(p.delete("/zookeeper", -1), Err(ErrorCode::BadArguments));
-        assert_eq!(p.delete("/zookeeper/quota", 3), Err(ErrorCode::BadArguments));
+        assert_eq!(
+            p.delete("/zookeeper/quota", 3),
+            Err(ErrorCode::BadArguments)
+        );
         p.create("/d", None, CreateMode::Persistent).unwrap();
         p.create("/d/c", None, CreateMode::Persistent).unwrap();
         assert_eq!(p.delete("/d", 5), Err(ErrorCode::BadVersion));
@@ -255,14 +339,31 @@ mod tests {
         let t = DataTree::new();
         let mut p = Pending::new(&t, s());
         let ops = vec![
-            MultiOp::Create { path: "/a".into(), data: None, mode: CreateMode::Persistent },
-            MultiOp::Create { path: "/a".into(), data: None, mode: CreateMode::Persistent },
-            MultiOp::Check { path: "/a".into(), version: 0 },
+            MultiOp::Create {
+                path: "/a".into(),
+                data: None,
+                mode: CreateMode::Persistent,
+            },
+            MultiOp::Create {
+                path: "/a".into(),
+                data: None,
+                mode: CreateMode::Persistent,
+            },
+            MultiOp::Check {
+                path: "/a".into(),
+                version: 0,
+            },
         ];
-        let Txn::Multi(txns) = p.multi(&ops) else { panic!() };
+        let Txn::Multi(txns) = p.multi(&ops) else {
+            panic!()
+        };
         assert_eq!(
             txns,
-            vec![Txn::Error(ErrorCode::RolledBack), Txn::Error(ErrorCode::NodeExists), Txn::Error(ErrorCode::RuntimeInconsistency)]
+            vec![
+                Txn::Error(ErrorCode::RolledBack),
+                Txn::Error(ErrorCode::NodeExists),
+                Txn::Error(ErrorCode::RuntimeInconsistency)
+            ]
         );
     }
 }

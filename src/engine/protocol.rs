@@ -11,14 +11,39 @@ pub type Data = Option<Vec<u8>>;
 /// `getChildren2`, so both return a Stat).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Request {
-    Create { path: String, data: Data, mode: CreateMode },
-    Delete { path: String, version: i32 },
-    Exists { path: String, watch: bool },
-    GetData { path: String, watch: bool },
-    SetData { path: String, data: Data, version: i32 },
-    GetChildren { path: String, watch: bool },
-    Sync { path: String },
-    Check { path: String, version: i32 },
+    Create {
+        path: String,
+        data: Data,
+        mode: CreateMode,
+    },
+    Delete {
+        path: String,
+        version: i32,
+    },
+    Exists {
+        path: String,
+        watch: bool,
+    },
+    GetData {
+        path: String,
+        watch: bool,
+    },
+    SetData {
+        path: String,
+        data: Data,
+        version: i32,
+    },
+    GetChildren {
+        path: String,
+        watch: bool,
+    },
+    Sync {
+        path: String,
+    },
+    Check {
+        path: String,
+        version: i32,
+    },
     Multi(Vec<MultiOp>),
 }
 
@@ -27,7 +52,11 @@ impl Request {
     pub fn is_write(&self) -> bool {
         matches!(
             self,
-            Request::Create { .. } | Request::Delete { .. } | Request::SetData { .. } | Request::Check { .. } | Request::Multi(_)
+            Request::Create { .. }
+                | Request::Delete { .. }
+                | Request::SetData { .. }
+                | Request::Check { .. }
+                | Request::Multi(_)
         )
     }
 
@@ -50,23 +79,52 @@ impl Request {
 /// One operation inside a multi (create is a plain `create`: its result carries no Stat).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MultiOp {
-    Create { path: String, data: Data, mode: CreateMode },
-    Delete { path: String, version: i32 },
-    SetData { path: String, data: Data, version: i32 },
-    Check { path: String, version: i32 },
+    Create {
+        path: String,
+        data: Data,
+        mode: CreateMode,
+    },
+    Delete {
+        path: String,
+        version: i32,
+    },
+    SetData {
+        path: String,
+        data: Data,
+        version: i32,
+    },
+    Check {
+        path: String,
+        version: i32,
+    },
 }
 
 /// A successful single-op response.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Response {
-    Create { path: String, stat: Stat },
+    Create {
+        path: String,
+        stat: Stat,
+    },
     Delete,
     /// `None`: the node does not exist (NoNode on the wire, not an error for the client).
-    Exists { stat: Option<Stat> },
-    GetData { data: Data, stat: Stat },
-    SetData { stat: Stat },
-    GetChildren { children: Vec<String>, stat: Stat },
-    Sync { path: String },
+    Exists {
+        stat: Option<Stat>,
+    },
+    GetData {
+        data: Data,
+        stat: Stat,
+    },
+    SetData {
+        stat: Stat,
+    },
+    GetChildren {
+        children: Vec<String>,
+        stat: Stat,
+    },
+    Sync {
+        path: String,
+    },
     Check,
     /// Always a "successful" reply header; failed sub-ops are `MultiResult::Error`.
     Multi(Vec<MultiResult>),
@@ -85,7 +143,9 @@ pub enum MultiResult {
 impl Response {
     /// For a multi: the first real error, which a client library throws.
     pub fn multi_error(&self) -> Option<ErrorCode> {
-        let Response::Multi(results) = self else { return None };
+        let Response::Multi(results) = self else {
+            return None;
+        };
         results.iter().find_map(|r| match r {
             MultiResult::Error(e) if *e != ErrorCode::RolledBack => Some(*e),
             _ => None,
@@ -105,17 +165,35 @@ pub struct ClientWatches {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Input {
     /// A new client connects and asks for a session with this timeout.
-    Connect { timeout_ms: u64 },
+    Connect {
+        timeout_ms: u64,
+    },
     /// A client reconnects to its existing session and re-sends its watches.
-    Reconnect { session: SessionId, last_zxid: Zxid, watches: ClientWatches },
+    Reconnect {
+        session: SessionId,
+        last_zxid: Zxid,
+        watches: ClientWatches,
+    },
     /// The server notices the connection is gone (its watches go with it; the session stays).
-    Disconnect { session: SessionId },
+    Disconnect {
+        session: SessionId,
+    },
     /// Graceful close (`closeSession` from the client).
-    Close { session: SessionId },
+    Close {
+        session: SessionId,
+    },
     /// Expire the session now, as its timer would.
-    Expire { session: SessionId },
-    Ping { session: SessionId },
-    Request { session: SessionId, xid: i32, request: Request },
+    Expire {
+        session: SessionId,
+    },
+    Ping {
+        session: SessionId,
+    },
+    Request {
+        session: SessionId,
+        xid: i32,
+        request: Request,
+    },
     /// Only the clock moves (expire due sessions, reap containers).
     Tick,
 }
@@ -124,16 +202,42 @@ pub enum Input {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Output {
     /// Connect reply. For a new session `zxid` is its createSession transaction.
-    Connected { session: SessionId, timeout_ms: u64, zxid: Zxid, new_session: bool },
+    Connected {
+        session: SessionId,
+        timeout_ms: u64,
+        zxid: Zxid,
+        new_session: bool,
+    },
     /// Reconnect refused: the session no longer exists (the client learns `Expired`).
-    ConnectRejected { session: SessionId },
+    ConnectRejected {
+        session: SessionId,
+    },
     /// A reply; `zxid` is the reply header's zxid.
-    Reply { session: SessionId, xid: i32, zxid: Zxid, result: Result<Response, ErrorCode> },
+    Reply {
+        session: SessionId,
+        xid: i32,
+        zxid: Zxid,
+        result: Result<Response, ErrorCode>,
+    },
     /// A watch notification.
-    Notify { session: SessionId, event: WatchedEvent },
-    Pong { session: SessionId, zxid: Zxid },
+    Notify {
+        session: SessionId,
+        event: WatchedEvent,
+    },
+    Pong {
+        session: SessionId,
+        zxid: Zxid,
+    },
     /// The closeSession transaction ran (close or expiry) and deleted these ephemerals.
-    SessionEnded { session: SessionId, zxid: Zxid, expired: bool, deleted: Vec<String> },
+    SessionEnded {
+        session: SessionId,
+        zxid: Zxid,
+        expired: bool,
+        deleted: Vec<String>,
+    },
     /// The container manager deleted an empty container.
-    ContainerReaped { path: String, zxid: Zxid },
+    ContainerReaped {
+        path: String,
+        zxid: Zxid,
+    },
 }

@@ -23,7 +23,10 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { tick_time_ms: 2000, container_check_ms: None }
+        ServerConfig {
+            tick_time_ms: 2000,
+            container_check_ms: None,
+        }
     }
 }
 
@@ -100,12 +103,20 @@ impl Server {
         self.advance(now, &mut out);
         match input {
             Input::Connect { timeout_ms } => self.connect(timeout_ms, &mut out),
-            Input::Reconnect { session, last_zxid, watches } => self.reconnect(session, last_zxid, watches, &mut out),
+            Input::Reconnect {
+                session,
+                last_zxid,
+                watches,
+            } => self.reconnect(session, last_zxid, watches, &mut out),
             Input::Disconnect { session } => self.watches.remove_session(session),
             Input::Close { session } => self.end_session(session, false, &mut out),
             Input::Expire { session } => self.end_session(session, true, &mut out),
             Input::Ping { session } => self.ping(session, &mut out),
-            Input::Request { session, xid, request } => self.request(session, xid, request, &mut out),
+            Input::Request {
+                session,
+                xid,
+                request,
+            } => self.request(session, xid, request, &mut out),
             Input::Tick => {}
         }
         out
@@ -131,19 +142,35 @@ impl Server {
     fn connect(&mut self, timeout_ms: u64, out: &mut Vec<Output>) {
         let session = self.sessions.create(timeout_ms, self.now);
         let zxid = self.next_zxid();
-        out.push(Output::Connected { session: session.id, timeout_ms: session.timeout_ms, zxid, new_session: true });
+        out.push(Output::Connected {
+            session: session.id,
+            timeout_ms: session.timeout_ms,
+            zxid,
+            new_session: true,
+        });
     }
 
     /// Reconnect within the timeout re-registers the client's watches (`DataTree.setWatches`),
     /// firing at once those whose node changed after `last_zxid`.
-    fn reconnect(&mut self, session: SessionId, last_zxid: Zxid, watches: ClientWatches, out: &mut Vec<Output>) {
+    fn reconnect(
+        &mut self,
+        session: SessionId,
+        last_zxid: Zxid,
+        watches: ClientWatches,
+        out: &mut Vec<Output>,
+    ) {
         if !self.sessions.touch(session, self.now) {
             out.push(Output::ConnectRejected { session });
             return;
         }
         self.watches.remove_session(session);
         let timeout_ms = self.sessions.get(session).map_or(0, |s| s.timeout_ms);
-        out.push(Output::Connected { session, timeout_ms, zxid: self.last_zxid, new_session: false });
+        out.push(Output::Connected {
+            session,
+            timeout_ms,
+            zxid: self.last_zxid,
+            new_session: false,
+        });
         for path in watches.data {
             let fired = match self.tree.get(&path) {
                 None => Some(EventType::NodeDeleted),
@@ -166,16 +193,29 @@ impl Server {
         }
     }
 
-    fn rewatch(&mut self, session: SessionId, table: WatchTable, path: String, fired: Option<EventType>, out: &mut Vec<Output>) {
+    fn rewatch(
+        &mut self,
+        session: SessionId,
+        table: WatchTable,
+        path: String,
+        fired: Option<EventType>,
+        out: &mut Vec<Output>,
+    ) {
         match fired {
-            Some(kind) => out.push(Output::Notify { session, event: WatchedEvent { kind, path } }),
+            Some(kind) => out.push(Output::Notify {
+                session,
+                event: WatchedEvent { kind, path },
+            }),
             None => self.watches.add(table, &path, session),
         }
     }
 
     fn ping(&mut self, session: SessionId, out: &mut Vec<Output>) {
         if self.sessions.touch(session, self.now) {
-            out.push(Output::Pong { session, zxid: self.last_zxid });
+            out.push(Output::Pong {
+                session,
+                zxid: self.last_zxid,
+            });
         }
     }
 
@@ -192,20 +232,37 @@ impl Server {
         }
         let paths = self.tree.ephemerals_in_close_order(session);
         let zxid = self.next_zxid();
-        let mut applier = Applier { tree: &mut self.tree, watches: &mut self.watches, zxid, now: self.now, out };
+        let mut applier = Applier {
+            tree: &mut self.tree,
+            watches: &mut self.watches,
+            zxid,
+            now: self.now,
+            out,
+        };
         for p in &paths {
             applier.delete(p);
         }
         self.tree.forget_session(session);
         self.sessions.remove(session);
         self.watches.remove_session(session);
-        out.push(Output::SessionEnded { session, zxid, expired, deleted: paths });
+        out.push(Output::SessionEnded {
+            session,
+            zxid,
+            expired,
+            deleted: paths,
+        });
     }
 
     fn reap_containers(&mut self, out: &mut Vec<Output>) {
         for path in self.tree.reapable_containers() {
             let zxid = self.next_zxid();
-            let mut applier = Applier { tree: &mut self.tree, watches: &mut self.watches, zxid, now: self.now, out };
+            let mut applier = Applier {
+                tree: &mut self.tree,
+                watches: &mut self.watches,
+                zxid,
+                now: self.now,
+                out,
+            };
             applier.delete(&path);
             out.push(Output::ContainerReaped { path, zxid });
         }
@@ -214,7 +271,12 @@ impl Server {
     fn request(&mut self, session: SessionId, xid: i32, request: Request, out: &mut Vec<Output>) {
         if !self.sessions.touch(session, self.now) {
             let zxid = self.last_zxid;
-            out.push(Output::Reply { session, xid, zxid, result: Err(ErrorCode::SessionExpired) });
+            out.push(Output::Reply {
+                session,
+                xid,
+                zxid,
+                result: Err(ErrorCode::SessionExpired),
+            });
             return;
         }
         let (zxid, result) = if request.is_write() {
@@ -222,7 +284,12 @@ impl Server {
         } else {
             (self.last_zxid, self.read(session, request))
         };
-        out.push(Output::Reply { session, xid, zxid, result });
+        out.push(Output::Reply {
+            session,
+            xid,
+            zxid,
+            result,
+        });
     }
 
     /// Every write takes a zxid before validation, so failed writes consume one too.
@@ -230,7 +297,12 @@ impl Server {
     /// An empty path reaches the server as a null string (kazoo, and so the recordings, send ""
     /// as null): create and delete then fail with MarshallingError in their own transaction; a
     /// multi fails while being read, after taking a zxid but before any transaction is applied.
-    fn write(&mut self, session: SessionId, request: &Request, out: &mut Vec<Output>) -> (Zxid, Result<Response, ErrorCode>) {
+    fn write(
+        &mut self,
+        session: SessionId,
+        request: &Request,
+        out: &mut Vec<Output>,
+    ) -> (Zxid, Result<Response, ErrorCode>) {
         if let Request::Multi(ops) = request {
             if ops.iter().any(|op| multi_op_path(op).is_empty()) {
                 self.zxid_counter += 1;
@@ -238,11 +310,18 @@ impl Server {
             }
         }
         let zxid = self.next_zxid();
-        if matches!(request, Request::Create { path, .. } | Request::Delete { path, .. } if path.is_empty()) {
+        if matches!(request, Request::Create { path, .. } | Request::Delete { path, .. } if path.is_empty())
+        {
             return (zxid, Err(ErrorCode::Marshalling));
         }
         let txn = prepare(&self.tree, session, request);
-        let mut applier = Applier { tree: &mut self.tree, watches: &mut self.watches, zxid, now: self.now, out };
+        let mut applier = Applier {
+            tree: &mut self.tree,
+            watches: &mut self.watches,
+            zxid,
+            now: self.now,
+            out,
+        };
         (zxid, applier.apply(txn))
     }
 
@@ -250,7 +329,10 @@ impl Server {
     /// getChildren on a missing node fail before registering anything. An empty path arrives
     /// as null and the lookup throws: MarshallingError.
     fn read(&mut self, session: SessionId, request: Request) -> Result<Response, ErrorCode> {
-        if let Request::Exists { path, .. } | Request::GetData { path, .. } | Request::GetChildren { path, .. } = &request {
+        if let Request::Exists { path, .. }
+        | Request::GetData { path, .. }
+        | Request::GetChildren { path, .. } = &request
+        {
             if path.is_empty() {
                 return Err(ErrorCode::Marshalling);
             }
@@ -263,7 +345,9 @@ impl Server {
                 if watch {
                     self.watches.add(WatchTable::Data, &path, session);
                 }
-                Ok(Response::Exists { stat: self.tree.get(&path).map(|n| n.stat()) })
+                Ok(Response::Exists {
+                    stat: self.tree.get(&path).map(|n| n.stat()),
+                })
             }
             Request::GetData { path, watch } => {
                 let node = self.tree.get(&path).ok_or(ErrorCode::NoNode)?;
@@ -290,7 +374,10 @@ impl Server {
 fn multi_op_path(op: &super::protocol::MultiOp) -> &str {
     use super::protocol::MultiOp;
     match op {
-        MultiOp::Create { path, .. } | MultiOp::Delete { path, .. } | MultiOp::SetData { path, .. } | MultiOp::Check { path, .. } => path,
+        MultiOp::Create { path, .. }
+        | MultiOp::Delete { path, .. }
+        | MultiOp::SetData { path, .. }
+        | MultiOp::Check { path, .. } => path,
     }
 }
 
@@ -299,7 +386,11 @@ fn prepare(tree: &DataTree, session: SessionId, request: &Request) -> Txn {
     let result = match request {
         Request::Create { path, data, mode } => p.create(path, data.clone(), *mode),
         Request::Delete { path, version } => p.delete(path, *version),
-        Request::SetData { path, data, version } => p.set_data(path, data.clone(), *version),
+        Request::SetData {
+            path,
+            data,
+            version,
+        } => p.set_data(path, data.clone(), *version),
         Request::Check { path, version } => p.check(path, *version),
         Request::Multi(ops) => Ok(p.multi(ops)),
         _ => Err(ErrorCode::BadArguments),

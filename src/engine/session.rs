@@ -25,7 +25,11 @@ pub struct SessionTracker {
 
 impl SessionTracker {
     pub fn new(tick_time_ms: u64) -> Self {
-        SessionTracker { sessions: SessionMap::default(), next_id: SessionId::FIRST.0, tick_time_ms: tick_time_ms.max(1) }
+        SessionTracker {
+            sessions: SessionMap::default(),
+            next_id: SessionId::FIRST.0,
+            tick_time_ms: tick_time_ms.max(1),
+        }
     }
 
     pub fn tick_time_ms(&self) -> u64 {
@@ -47,7 +51,12 @@ impl SessionTracker {
         let id = SessionId(self.next_id);
         self.next_id += 1;
         let timeout_ms = self.negotiate(requested_ms);
-        let session = Session { id, timeout_ms, expires_at: self.round_up(now + timeout_ms), closing: false };
+        let session = Session {
+            id,
+            timeout_ms,
+            expires_at: self.round_up(now + timeout_ms),
+            closing: false,
+        };
         self.sessions.insert(id, session.clone());
         session
     }
@@ -85,12 +94,20 @@ impl SessionTracker {
 
     /// Sessions whose deadline has been reached at `now`, in id order.
     pub fn due(&self, now: Time) -> Vec<SessionId> {
-        self.sessions.values().filter(|s| !s.closing && s.expires_at <= now).map(|s| s.id).collect()
+        self.sessions
+            .values()
+            .filter(|s| !s.closing && s.expires_at <= now)
+            .map(|s| s.id)
+            .collect()
     }
 
     /// The earliest deadline of any live session (for a scheduler's next wake-up).
     pub fn next_deadline(&self) -> Option<Time> {
-        self.sessions.values().filter(|s| !s.closing).map(|s| s.expires_at).min()
+        self.sessions
+            .values()
+            .filter(|s| !s.closing)
+            .map(|s| s.expires_at)
+            .min()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Session> {

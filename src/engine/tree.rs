@@ -53,7 +53,10 @@ impl Znode {
             ctime: self.ctime,
             mtime: self.mtime,
             version: self.version,
-            cversion: self.create_counter.wrapping_mul(2).wrapping_sub(num_children),
+            cversion: self
+                .create_counter
+                .wrapping_mul(2)
+                .wrapping_sub(num_children),
             aversion: self.aversion,
             ephemeral_owner: self.kind.visible_owner(),
             data_length: self.data.as_ref().map_or(0, |d| d.len() as i32),
@@ -86,7 +89,8 @@ impl DataTree {
         let mut root = empty();
         root.children.insert("zookeeper".into());
         let mut zk = empty();
-        zk.children.extend(["config".to_string(), "quota".to_string()]);
+        zk.children
+            .extend(["config".to_string(), "quota".to_string()]);
         nodes.insert("/".into(), root);
         nodes.insert("/zookeeper".into(), zk);
         // `addConfigNode` sets a read-only ACL with version -1, so its aversion shows -1.
@@ -95,7 +99,11 @@ impl DataTree {
         config.read_only = true;
         nodes.insert("/zookeeper/config".into(), config);
         nodes.insert("/zookeeper/quota".into(), empty());
-        DataTree { nodes, ephemerals: SessionMap::default(), containers: BTreeSet::new() }
+        DataTree {
+            nodes,
+            ephemerals: SessionMap::default(),
+            containers: BTreeSet::new(),
+        }
     }
 
     fn key(path: &str) -> &str {
@@ -189,7 +197,14 @@ impl DataTree {
     }
 
     /// `DataTree.setData`: version comes from the transaction (current + 1, even for equal bytes).
-    pub fn set_data(&mut self, path: &str, data: Option<Vec<u8>>, version: i32, zxid: Zxid, time: Time) -> Option<Stat> {
+    pub fn set_data(
+        &mut self,
+        path: &str,
+        data: Option<Vec<u8>>,
+        version: i32,
+        zxid: Zxid,
+        time: Time,
+    ) -> Option<Stat> {
         let node = self.get_mut(path)?;
         node.data = data;
         node.version = version;
@@ -220,7 +235,11 @@ impl DataTree {
     pub fn reapable_containers(&self) -> Vec<String> {
         self.containers
             .iter()
-            .filter(|p| self.nodes.get(*p).is_some_and(|n| n.children.is_empty() && n.create_counter > 0))
+            .filter(|p| {
+                self.nodes
+                    .get(*p)
+                    .is_some_and(|n| n.children.is_empty() && n.create_counter > 0)
+            })
             .cloned()
             .collect()
     }
@@ -252,7 +271,14 @@ mod tests {
     fn create(t: &mut DataTree, path: &str, zxid: Zxid) {
         let parent = path::raw_parent(path).unwrap();
         let c = t.get(parent).unwrap().create_counter;
-        t.create_node(NewNode { path, data: None, kind: NodeKind::Persistent, parent_counter: c.wrapping_add(1), zxid, time: 0 });
+        t.create_node(NewNode {
+            path,
+            data: None,
+            kind: NodeKind::Persistent,
+            parent_counter: c.wrapping_add(1),
+            zxid,
+            time: 0,
+        });
     }
 
     #[test]
@@ -296,7 +322,14 @@ mod tests {
         create(&mut t, "/t", 1);
         let s = SessionId::FIRST;
         for (i, p) in ["/t/a", "/t/b", "/t/c"].iter().enumerate() {
-            t.create_node(NewNode { path: p, data: None, kind: NodeKind::Ephemeral(s), parent_counter: i as i32 + 1, zxid: 2 + i as i64, time: 0 });
+            t.create_node(NewNode {
+                path: p,
+                data: None,
+                kind: NodeKind::Ephemeral(s),
+                parent_counter: i as i32 + 1,
+                zxid: 2 + i as i64,
+                time: 0,
+            });
         }
         assert_eq!(t.ephemerals_in_close_order(s), ["/t/a", "/t/c", "/t/b"]);
         t.delete_node("/t/c", 9);

@@ -33,7 +33,10 @@ pub struct SessionMap<V> {
 
 impl<V> Default for SessionMap<V> {
     fn default() -> Self {
-        SessionMap { slots: Vec::new(), len: 0 }
+        SessionMap {
+            slots: Vec::new(),
+            len: 0,
+        }
     }
 }
 
@@ -49,7 +52,9 @@ impl<V> SessionMap<V> {
     }
     /// Inserts; ids far beyond any the server handed out are ignored.
     pub fn insert(&mut self, id: SessionId, v: V) {
-        let Some(i) = Self::slot(id).filter(|i| *i <= self.slots.len() + (1 << 20)) else { return };
+        let Some(i) = Self::slot(id).filter(|i| *i <= self.slots.len() + (1 << 20)) else {
+            return;
+        };
         if self.slots.len() <= i {
             self.slots.resize_with(i + 1, || None);
         }
@@ -95,10 +100,16 @@ impl CreateMode {
         )
     }
     pub fn is_ephemeral(self) -> bool {
-        matches!(self, CreateMode::Ephemeral | CreateMode::EphemeralSequential)
+        matches!(
+            self,
+            CreateMode::Ephemeral | CreateMode::EphemeralSequential
+        )
     }
     pub fn is_ttl(self) -> bool {
-        matches!(self, CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl)
+        matches!(
+            self,
+            CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl
+        )
     }
 }
 

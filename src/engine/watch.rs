@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use super::types::SessionId;
 
 /// Which server table a watch lives in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum WatchTable {
     Data,
     Child,
@@ -47,14 +49,24 @@ impl Watches {
     }
 
     pub fn contains(&self, t: WatchTable, path: &str, session: SessionId) -> bool {
-        self.table(t).get(path).is_some_and(|s| s.binary_search(&session).is_ok())
+        self.table(t)
+            .get(path)
+            .is_some_and(|s| s.binary_search(&session).is_ok())
     }
 
     /// Fires and removes every watch on `path` in table `t`, skipping `suppressed` sessions
     /// (which keep nothing either: the entry is consumed). Returns the sessions to notify.
-    pub fn trigger(&mut self, t: WatchTable, path: &str, suppressed: &[SessionId]) -> Vec<SessionId> {
+    pub fn trigger(
+        &mut self,
+        t: WatchTable,
+        path: &str,
+        suppressed: &[SessionId],
+    ) -> Vec<SessionId> {
         let fired = self.table_mut(t).remove(path).unwrap_or_default();
-        fired.into_iter().filter(|s| !suppressed.contains(s)).collect()
+        fired
+            .into_iter()
+            .filter(|s| !suppressed.contains(s))
+            .collect()
     }
 
     /// Drops all watches of a session (its connection closed: `removeCnxn`).
@@ -70,7 +82,9 @@ impl Watches {
     /// Removes one watch (`removeWatches`); false when there was none (`NoWatcher`).
     pub fn remove(&mut self, t: WatchTable, path: &str, session: SessionId) -> bool {
         let table = self.table_mut(t);
-        let Some(set) = table.get_mut(path) else { return false };
+        let Some(set) = table.get_mut(path) else {
+            return false;
+        };
         let removed = set.binary_search(&session).map(|i| set.remove(i)).is_ok();
         if set.is_empty() {
             table.remove(path);
@@ -90,7 +104,11 @@ impl Watches {
     }
 
     pub fn len(&self) -> usize {
-        self.data.values().chain(self.child.values()).map(Vec::len).sum()
+        self.data
+            .values()
+            .chain(self.child.values())
+            .map(Vec::len)
+            .sum()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -17,7 +17,7 @@
 
 use super::decide::{gets_the_lock, name_of, sorted, Verdict};
 use super::sequential::list;
-use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, ZkIn, zk, LOCK_DIR, LOCK_NODE};
+use super::{create_seq, czxid_of, zk, Phase, RecipeIn, RecipeOut, ZkIn, LOCK_DIR, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, EventType, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -60,7 +60,12 @@ impl NoRecheck {
                 vec![zk(list())]
             }
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
-                let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
+                let mine = self
+                    .my_node
+                    .as_deref()
+                    .map(name_of)
+                    .unwrap_or_default()
+                    .to_string();
                 match gets_the_lock(&sorted(&children, &["lock-"]), &mine, 1) {
                     Verdict::WaitFor(p) => {
                         let path = format!("{LOCK_DIR}/{p}");
@@ -85,7 +90,11 @@ pub struct LostWakeup {
 }
 
 fn create() -> Request {
-    Request::Create { path: LOCK_NODE.into(), data: Some(Vec::new()), mode: CreateMode::Ephemeral }
+    Request::Create {
+        path: LOCK_NODE.into(),
+        data: Some(Vec::new()),
+        mode: CreateMode::Ephemeral,
+    }
 }
 
 impl LostWakeup {
@@ -97,9 +106,14 @@ impl LostWakeup {
             }
             ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
-                vec![zk(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+                vec![zk(Request::Delete {
+                    path: LOCK_NODE.into(),
+                    version: -1,
+                })]
             }
-            ZkIn::Event(e) if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) => {
+            ZkIn::Event(e)
+                if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) =>
+            {
                 self.phase = Phase::Creating;
                 vec![zk(create())]
             }
@@ -110,10 +124,15 @@ impl LostWakeup {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, &result) {
-            (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
+            (Request::Create { .. }, Ok(_)) => {
+                super::granted_by_create(&result, &mut self.phase, &mut self.my_node)
+            }
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Waiting(LOCK_NODE.into());
-                vec![zk(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+                vec![zk(Request::Exists {
+                    path: LOCK_NODE.into(),
+                    watch: true,
+                })]
             }
             (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],

@@ -26,7 +26,9 @@
 
 use super::decide::{gets_the_lock, name_of, reader_gets_the_lock, sorted, Verdict};
 use super::sequential::list;
-use super::{create_seq, czxid_of, Failure, Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_DIR};
+use super::{
+    create_seq, czxid_of, zk, Failure, Phase, RecipeIn, RecipeOut, SessionEvent, ZkIn, LOCK_DIR,
+};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 /// Which lock this driver implements.
@@ -73,7 +75,14 @@ fn mix(mut z: u64) -> u64 {
 fn uuid(seed: u64, n: u64) -> String {
     let a = (mix(seed ^ mix(n)) & 0xffff_ffff_ffff_0fff) | 0x4000;
     let b = (mix(seed.rotate_left(17) ^ n) & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
-    format!("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, b & 0xffff_ffff_ffff)
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xffff,
+        b >> 48,
+        b & 0xffff_ffff_ffff
+    )
 }
 
 impl Curator {
@@ -193,20 +202,33 @@ impl Curator {
                 self.adopt(path, token)
             }
             (Request::Create { .. }, Err(ErrorCode::NoNode)) => {
-                vec![zk(Request::Exists { path: LOCK_DIR.into(), watch: false })]
+                vec![zk(Request::Exists {
+                    path: LOCK_DIR.into(),
+                    watch: false,
+                })]
             }
             (Request::Create { .. }, Err(ErrorCode::ConnectionLoss)) => {
                 // Protection: look for our own node before creating again.
                 self.phase = Phase::Creating;
                 vec![zk(list())]
             }
-            (Request::Exists { path, .. }, Ok(Response::Exists { stat })) if path == LOCK_DIR => match stat {
-                None => vec![zk(Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Container })],
-                Some(_) => self.create(),
-            },
-            (Request::Exists { path, .. }, Ok(Response::Exists { stat: Some(stat) })) => self.adopt(path.clone(), stat.czxid),
+            (Request::Exists { path, .. }, Ok(Response::Exists { stat })) if path == LOCK_DIR => {
+                match stat {
+                    None => vec![zk(Request::Create {
+                        path: LOCK_DIR.into(),
+                        data: Some(Vec::new()),
+                        mode: CreateMode::Container,
+                    })],
+                    Some(_) => self.create(),
+                }
+            }
+            (Request::Exists { path, .. }, Ok(Response::Exists { stat: Some(stat) })) => {
+                self.adopt(path.clone(), stat.czxid)
+            }
             (Request::Exists { .. }, Ok(_)) => self.create(),
-            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => self.listed(&children),
+            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
+                self.listed(&children)
+            }
             (Request::GetData { .. }, Err(ErrorCode::NoNode)) => self.relist(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.deleted(),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
@@ -238,13 +260,21 @@ impl Curator {
             // Recovering from a lost create reply: is a node with our prefix there?
             let prefix = self.prefix();
             return match children.iter().find(|c| c.starts_with(&prefix)) {
-                Some(found) => vec![zk(Request::Exists { path: format!("{LOCK_DIR}/{found}"), watch: false })],
+                Some(found) => vec![zk(Request::Exists {
+                    path: format!("{LOCK_DIR}/{found}"),
+                    watch: false,
+                })],
                 None => self.create(),
             };
         }
         let marker = self.flavor.marker();
         let order = sorted(children, &[marker, "__READ__", "__WRIT__"]);
-        let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
+        let mine = self
+            .my_node
+            .as_deref()
+            .map(name_of)
+            .unwrap_or_default()
+            .to_string();
         let verdict = match self.flavor {
             Flavor::Read => reader_gets_the_lock(&order, &mine, "__WRIT__"),
             _ => gets_the_lock(&order, &mine, self.max_leases as usize),
@@ -282,7 +312,11 @@ impl Curator {
                 self.my_node = None;
                 self.count = 0;
                 let timed_out = std::mem::take(&mut self.timed_out);
-                vec![if timed_out { RecipeOut::Failed(Failure::Timeout) } else { RecipeOut::Released }]
+                vec![if timed_out {
+                    RecipeOut::Failed(Failure::Timeout)
+                } else {
+                    RecipeOut::Released
+                }]
             }
         }
     }
@@ -290,10 +324,20 @@ impl Curator {
     fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
         match (e, &self.phase) {
             // The watcher also receives session events: every wake-up re-lists.
-            (SessionEvent::Disconnected | SessionEvent::Reconnected, Phase::Watching(_)) => self.relist(),
+            (SessionEvent::Disconnected | SessionEvent::Reconnected, Phase::Watching(_)) => {
+                self.relist()
+            }
             (SessionEvent::NewSession, Phase::Watching(_) | Phase::Listing) => self.relist(),
-            (SessionEvent::NewSession, Phase::Creating) if std::mem::take(&mut self.after_session) => self.relist(),
-            (SessionEvent::NewSession, Phase::Releasing) if std::mem::take(&mut self.after_session) => self.delete_mine(),
+            (SessionEvent::NewSession, Phase::Creating)
+                if std::mem::take(&mut self.after_session) =>
+            {
+                self.relist()
+            }
+            (SessionEvent::NewSession, Phase::Releasing)
+                if std::mem::take(&mut self.after_session) =>
+            {
+                self.delete_mine()
+            }
             _ => Vec::new(),
         }
     }
@@ -308,16 +352,30 @@ mod tests {
     fn protected_names_and_reentrancy() {
         let mut c = Curator::new(1, 5);
         let out = c.handle(RecipeIn::Acquire);
-        let RecipeOut::Send(Call::ZooKeeper(Request::Create { path, .. })) = &out[0] else { panic!() };
-        assert!(path.starts_with("/locks/_c_") && path.ends_with("-lock-"), "{path}");
+        let RecipeOut::Send(Call::ZooKeeper(Request::Create { path, .. })) = &out[0] else {
+            panic!()
+        };
+        assert!(
+            path.starts_with("/locks/_c_") && path.ends_with("-lock-"),
+            "{path}"
+        );
         assert_eq!(path.len(), "/locks/".len() + 40 + "lock-".len());
-        assert_eq!(c.handle(RecipeIn::Release), vec![RecipeOut::Failed(Failure::NotOwner)]);
+        assert_eq!(
+            c.handle(RecipeIn::Release),
+            vec![RecipeOut::Failed(Failure::NotOwner)]
+        );
         c.phase = Phase::Holding;
         c.count = 1;
-        assert_eq!(c.handle(RecipeIn::Acquire), vec![RecipeOut::Acquired { token: 0 }]);
+        assert_eq!(
+            c.handle(RecipeIn::Acquire),
+            vec![RecipeOut::Acquired { token: 0 }]
+        );
         assert_eq!(c.count, 2);
         assert_eq!(c.handle(RecipeIn::Release), vec![RecipeOut::Released]);
-        assert!(matches!(c.handle(RecipeIn::Release)[0], RecipeOut::Send(Call::ZooKeeper(Request::Delete { .. }))));
+        assert!(matches!(
+            c.handle(RecipeIn::Release)[0],
+            RecipeOut::Send(Call::ZooKeeper(Request::Delete { .. }))
+        ));
     }
 
     #[test]

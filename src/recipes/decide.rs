@@ -26,7 +26,9 @@ pub fn gets_the_lock<'a>(sorted: &[&'a str], mine: &str, leases: usize) -> Verdi
 /// Read-lock rule (Curator): we hold iff no write node sorts before ours; otherwise watch the
 /// lowest write node before us.
 pub fn reader_gets_the_lock<'a>(sorted: &[&'a str], mine: &str, write_marker: &str) -> Verdict<'a> {
-    let Some(i) = sorted.iter().position(|n| *n == mine) else { return Verdict::Missing };
+    let Some(i) = sorted.iter().position(|n| *n == mine) else {
+        return Verdict::Missing;
+    };
     match sorted[..i].iter().find(|n| n.contains(write_marker)) {
         Some(w) => Verdict::WaitFor(w),
         None => Verdict::Holds,
@@ -48,8 +50,19 @@ mod tests {
 
     #[test]
     fn protection_prefix_does_not_change_order() {
-        let c = v(&["_c_ffff-lock-0000000003", "_c_0000-lock-0000000005", "_c_aaaa-lock-0000000001"]);
-        assert_eq!(sorted(&c, &["lock-"]), ["_c_aaaa-lock-0000000001", "_c_ffff-lock-0000000003", "_c_0000-lock-0000000005"]);
+        let c = v(&[
+            "_c_ffff-lock-0000000003",
+            "_c_0000-lock-0000000005",
+            "_c_aaaa-lock-0000000001",
+        ]);
+        assert_eq!(
+            sorted(&c, &["lock-"]),
+            [
+                "_c_aaaa-lock-0000000001",
+                "_c_ffff-lock-0000000003",
+                "_c_0000-lock-0000000005"
+            ]
+        );
     }
 
     #[test]
@@ -70,17 +83,38 @@ mod tests {
 
     #[test]
     fn readers_wait_for_the_lowest_earlier_writer_only() {
-        let s = ["r__READ__0", "w__WRIT__1", "r__READ__2", "w__WRIT__3", "r__READ__4"];
-        assert_eq!(reader_gets_the_lock(&s, "r__READ__0", "__WRIT__"), Verdict::Holds);
-        assert_eq!(reader_gets_the_lock(&s, "r__READ__2", "__WRIT__"), Verdict::WaitFor("w__WRIT__1"));
-        assert_eq!(reader_gets_the_lock(&s, "r__READ__4", "__WRIT__"), Verdict::WaitFor("w__WRIT__1"));
-        assert_eq!(gets_the_lock(&s, "w__WRIT__3", 1), Verdict::WaitFor("r__READ__2"));
+        let s = [
+            "r__READ__0",
+            "w__WRIT__1",
+            "r__READ__2",
+            "w__WRIT__3",
+            "r__READ__4",
+        ];
+        assert_eq!(
+            reader_gets_the_lock(&s, "r__READ__0", "__WRIT__"),
+            Verdict::Holds
+        );
+        assert_eq!(
+            reader_gets_the_lock(&s, "r__READ__2", "__WRIT__"),
+            Verdict::WaitFor("w__WRIT__1")
+        );
+        assert_eq!(
+            reader_gets_the_lock(&s, "r__READ__4", "__WRIT__"),
+            Verdict::WaitFor("w__WRIT__1")
+        );
+        assert_eq!(
+            gets_the_lock(&s, "w__WRIT__3", 1),
+            Verdict::WaitFor("r__READ__2")
+        );
     }
 
     #[test]
     fn names_without_marker_sort_by_whole_name() {
         assert_eq!(sequence_key("plain", "lock-"), "plain");
-        assert_eq!(sequence_key("x-lock-lock-0000000002", "lock-"), "0000000002");
+        assert_eq!(
+            sequence_key("x-lock-lock-0000000002", "lock-"),
+            "0000000002"
+        );
         assert_eq!(name_of("/locks/a"), "a");
     }
 }

@@ -23,7 +23,6 @@ pub enum RecipeKind {
     SqlRowLock,
 }
 
-
 impl RecipeKind {
     pub const ALL: [RecipeKind; 13] = [
         RecipeKind::Naive,
@@ -45,7 +44,9 @@ impl RecipeKind {
         match self {
             RecipeKind::RedisSetnx | RecipeKind::RedisLease => ServiceKind::Redis,
             RecipeKind::EtcdMutex => ServiceKind::Etcd,
-            RecipeKind::SqlInsert | RecipeKind::SqlLease | RecipeKind::SqlRowLock => ServiceKind::Sql,
+            RecipeKind::SqlInsert | RecipeKind::SqlLease | RecipeKind::SqlRowLock => {
+                ServiceKind::Sql
+            }
             _ => ServiceKind::ZooKeeper,
         }
     }
@@ -95,4 +96,3 @@ pub struct RecipeConfig {
     /// `redis_setnx`: repair a lock key left without TTL.
     pub ttl_repair: bool,
 }
-

@@ -66,7 +66,9 @@ pub enum RecipeOut {
     Send(Call),
     /// The application now holds the lock; `token` is a fencing token (a ZooKeeper lock
     /// node's czxid, an etcd create revision, a SQL fence; 0 where the service gives none).
-    Acquired { token: i64 },
+    Acquired {
+        token: i64,
+    },
     Released,
     Failed(Failure),
     /// The recipe learned it no longer holds the lock (its session expired).
@@ -81,7 +83,10 @@ pub enum RecipeOut {
 pub enum ZkIn {
     Acquire,
     Release,
-    Reply { request: Request, result: Result<Response, ErrorCode> },
+    Reply {
+        request: Request,
+        result: Result<Response, ErrorCode>,
+    },
     Event(WatchedEvent),
     Session(SessionEvent),
     Timeout,
@@ -96,7 +101,9 @@ impl From<RecipeIn> for ZkIn {
         match i {
             RecipeIn::Acquire => ZkIn::Acquire,
             RecipeIn::Release => ZkIn::Release,
-            RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply { request, result })) => ZkIn::Reply { request, result },
+            RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply { request, result })) => {
+                ZkIn::Reply { request, result }
+            }
             RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Event(e))) => ZkIn::Event(e),
             RecipeIn::Session(e) => ZkIn::Session(e),
             RecipeIn::Timeout => ZkIn::Timeout,
@@ -109,7 +116,10 @@ impl From<RecipeIn> for ZkIn {
 impl RecipeIn {
     /// A ZooKeeper reply, as the library hands it over.
     pub fn reply(request: Request, result: Result<Response, ErrorCode>) -> RecipeIn {
-        RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply { request, result }))
+        RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Reply {
+            request,
+            result,
+        }))
     }
 
     /// A ZooKeeper watch event.
@@ -230,7 +240,10 @@ impl Recipe {
 pub(crate) trait Believes {
     fn node(&self) -> Option<&str>;
     fn belief(&self) -> Belief<'_> {
-        Belief { node: self.node(), ..Belief::default() }
+        Belief {
+            node: self.node(),
+            ..Belief::default()
+        }
     }
     fn repairs(&self) -> bool {
         false
@@ -241,7 +254,14 @@ pub(crate) trait Believes {
 macro_rules! believes_node {
     ($($t:ty),*) => { $(impl Believes for $t { fn node(&self) -> Option<&str> { self.my_node.as_deref() } })* };
 }
-believes_node!(NoLock, naive::Naive, sequential::Sequential, curator::Curator, broken::NoRecheck, broken::LostWakeup);
+believes_node!(
+    NoLock,
+    naive::Naive,
+    sequential::Sequential,
+    curator::Curator,
+    broken::NoRecheck,
+    broken::LostWakeup
+);
 
 /// No lock at all (the "ten machines without a lock" baseline): acquiring always succeeds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -267,7 +287,11 @@ impl NoLock {
 }
 
 /// A create of the single lock node succeeded: we hold it, with its czxid as the token.
-pub(crate) fn granted_by_create(result: &Result<Response, ErrorCode>, phase: &mut Phase, my_node: &mut Option<String>) -> Vec<RecipeOut> {
+pub(crate) fn granted_by_create(
+    result: &Result<Response, ErrorCode>,
+    phase: &mut Phase,
+    my_node: &mut Option<String>,
+) -> Vec<RecipeOut> {
     let (path, token) = czxid_of(result).unwrap_or_default();
     *my_node = Some(path);
     *phase = Phase::Holding;
@@ -284,7 +308,12 @@ pub(crate) fn released(phase: &mut Phase, my_node: &mut Option<String>) -> Vec<R
 /// Session events for the hand-written recipes: expiry while holding means the lock is lost;
 /// expiry while acquiring means starting over once the library has a new session. `Some` holds
 /// the outputs; `None` means "start over now".
-pub(crate) fn on_session(e: SessionEvent, phase: &mut Phase, my_node: &mut Option<String>, restart: &mut bool) -> Option<Vec<RecipeOut>> {
+pub(crate) fn on_session(
+    e: SessionEvent,
+    phase: &mut Phase,
+    my_node: &mut Option<String>,
+    restart: &mut bool,
+) -> Option<Vec<RecipeOut>> {
     match e {
         SessionEvent::Expired if *phase == Phase::Holding => {
             *phase = Phase::Idle;
@@ -303,7 +332,11 @@ pub(crate) fn on_session(e: SessionEvent, phase: &mut Phase, my_node: &mut Optio
 
 /// Builds a create request for an ephemeral-sequential node.
 pub(crate) fn create_seq(path: String, data: &[u8]) -> Request {
-    Request::Create { path, data: Some(data.to_vec()), mode: crate::engine::CreateMode::EphemeralSequential }
+    Request::Create {
+        path,
+        data: Some(data.to_vec()),
+        mode: crate::engine::CreateMode::EphemeralSequential,
+    }
 }
 
 /// Random-looking lock tokens, unique per client and attempt (a real client would use 128

@@ -11,7 +11,7 @@
 //!    notifications, N creates and N−1 exists per hand-off: the herd effect.
 //! 6. If the session expires while holding, the server deleted the node: the lock is lost.
 
-use super::{Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_NODE};
+use super::{zk, Phase, RecipeIn, RecipeOut, SessionEvent, ZkIn, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -23,7 +23,11 @@ pub struct Naive {
 }
 
 fn create() -> Request {
-    Request::Create { path: LOCK_NODE.into(), data: Some(Vec::new()), mode: CreateMode::Ephemeral }
+    Request::Create {
+        path: LOCK_NODE.into(),
+        data: Some(Vec::new()),
+        mode: CreateMode::Ephemeral,
+    }
 }
 
 impl Naive {
@@ -37,7 +41,10 @@ impl Naive {
             ZkIn::Acquire if self.phase == Phase::Idle => self.try_create(),
             ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
-                vec![zk(Request::Delete { path: LOCK_NODE.into(), version: -1 })]
+                vec![zk(Request::Delete {
+                    path: LOCK_NODE.into(),
+                    version: -1,
+                })]
             }
             ZkIn::Reply { request, result } => self.reply(request, result),
             ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.try_create(),
@@ -48,10 +55,15 @@ impl Naive {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, &result) {
-            (Request::Create { .. }, Ok(_)) => super::granted_by_create(&result, &mut self.phase, &mut self.my_node),
+            (Request::Create { .. }, Ok(_)) => {
+                super::granted_by_create(&result, &mut self.phase, &mut self.my_node)
+            }
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Watching(LOCK_NODE.into());
-                vec![zk(Request::Exists { path: LOCK_NODE.into(), watch: true })]
+                vec![zk(Request::Exists {
+                    path: LOCK_NODE.into(),
+                    watch: true,
+                })]
             }
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.try_create(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
@@ -70,7 +82,13 @@ impl Naive {
     }
 
     fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
-        super::on_session(e, &mut self.phase, &mut self.my_node, &mut self.restart_on_session).unwrap_or_else(|| self.try_create())
+        super::on_session(
+            e,
+            &mut self.phase,
+            &mut self.my_node,
+            &mut self.restart_on_session,
+        )
+        .unwrap_or_else(|| self.try_create())
     }
 }
 
@@ -80,7 +98,19 @@ mod tests {
     use crate::engine::Stat;
 
     fn stat(czxid: i64) -> Stat {
-        Stat { czxid, mzxid: czxid, ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeral_owner: 1, data_length: 0, num_children: 0, pzxid: czxid }
+        Stat {
+            czxid,
+            mzxid: czxid,
+            ctime: 0,
+            mtime: 0,
+            version: 0,
+            cversion: 0,
+            aversion: 0,
+            ephemeral_owner: 1,
+            data_length: 0,
+            num_children: 0,
+            pzxid: czxid,
+        }
     }
 
     #[test]
@@ -88,11 +118,26 @@ mod tests {
         let mut n = Naive::default();
         assert_eq!(n.handle(RecipeIn::Acquire), vec![zk(create())]);
         let out = n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
-        assert_eq!(out, vec![zk(Request::Exists { path: "/lock".into(), watch: true })]);
-        let ev = crate::engine::WatchedEvent { kind: crate::engine::EventType::NodeDeleted, path: "/lock".into() };
+        assert_eq!(
+            out,
+            vec![zk(Request::Exists {
+                path: "/lock".into(),
+                watch: true
+            })]
+        );
+        let ev = crate::engine::WatchedEvent {
+            kind: crate::engine::EventType::NodeDeleted,
+            path: "/lock".into(),
+        };
         assert_eq!(n.handle(RecipeIn::event(ev)), vec![zk(create())]);
-        let ok = Ok(Response::Create { path: "/lock".into(), stat: stat(9) });
-        assert_eq!(n.handle(RecipeIn::reply(create(), ok)), vec![RecipeOut::Acquired { token: 9 }]);
+        let ok = Ok(Response::Create {
+            path: "/lock".into(),
+            stat: stat(9),
+        });
+        assert_eq!(
+            n.handle(RecipeIn::reply(create(), ok)),
+            vec![RecipeOut::Acquired { token: 9 }]
+        );
     }
 
     #[test]
@@ -100,7 +145,10 @@ mod tests {
         let mut n = Naive::default();
         n.handle(RecipeIn::Acquire);
         n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
-        let req = Request::Exists { path: "/lock".into(), watch: true };
+        let req = Request::Exists {
+            path: "/lock".into(),
+            watch: true,
+        };
         let out = n.handle(RecipeIn::reply(req, Ok(Response::Exists { stat: None })));
         assert_eq!(out, vec![zk(create())]);
     }

@@ -21,6 +21,10 @@ pub struct RwLock;
 impl RwLock {
     #[allow(clippy::new_ret_no_self)]
     pub fn new(writer: bool, uuid_seed: u64) -> Curator {
-        Curator::with_flavor(if writer { Flavor::Write } else { Flavor::Read }, 1, uuid_seed)
+        Curator::with_flavor(
+            if writer { Flavor::Write } else { Flavor::Read },
+            1,
+            uuid_seed,
+        )
     }
 }

@@ -15,7 +15,7 @@
 //!    the queue until the session ends. Curator's protection mode fixes that (see `curator`).
 
 use super::decide::{gets_the_lock, name_of, sorted, Verdict};
-use super::{create_seq, czxid_of, Phase, RecipeIn, RecipeOut, ZkIn, zk, SessionEvent, LOCK_DIR};
+use super::{create_seq, czxid_of, zk, Phase, RecipeIn, RecipeOut, SessionEvent, ZkIn, LOCK_DIR};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -27,7 +27,10 @@ pub struct Sequential {
 }
 
 pub(crate) fn list() -> Request {
-    Request::GetChildren { path: LOCK_DIR.into(), watch: false }
+    Request::GetChildren {
+        path: LOCK_DIR.into(),
+        watch: false,
+    }
 }
 
 impl Sequential {
@@ -58,18 +61,30 @@ impl Sequential {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, result) {
-            (Request::Create { path, .. }, Err(ErrorCode::NoNode)) if path.starts_with(LOCK_DIR) => {
-                let parent = Request::Create { path: LOCK_DIR.into(), data: Some(Vec::new()), mode: CreateMode::Persistent };
+            (Request::Create { path, .. }, Err(ErrorCode::NoNode))
+                if path.starts_with(LOCK_DIR) =>
+            {
+                let parent = Request::Create {
+                    path: LOCK_DIR.into(),
+                    data: Some(Vec::new()),
+                    mode: CreateMode::Persistent,
+                };
                 vec![zk(parent)]
             }
-            (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists)) if path == LOCK_DIR => self.create(),
+            (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists))
+                if path == LOCK_DIR =>
+            {
+                self.create()
+            }
             (Request::Create { .. }, r @ Ok(_)) => {
                 let (path, token) = czxid_of(&r).unwrap_or_default();
                 self.my_node = Some(path);
                 self.token = token;
                 self.relist()
             }
-            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => self.decide(&children),
+            (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
+                self.decide(&children)
+            }
             (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.relist(),
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
@@ -83,7 +98,12 @@ impl Sequential {
     }
 
     fn decide(&mut self, children: &[String]) -> Vec<RecipeOut> {
-        let mine = self.my_node.as_deref().map(name_of).unwrap_or_default().to_string();
+        let mine = self
+            .my_node
+            .as_deref()
+            .map(name_of)
+            .unwrap_or_default()
+            .to_string();
         let order = sorted(children, &["lock-"]);
         match gets_the_lock(&order, &mine, 1) {
             Verdict::Holds => {
@@ -107,7 +127,12 @@ impl Sequential {
     }
 
     fn session(&mut self, e: SessionEvent) -> Vec<RecipeOut> {
-        super::on_session(e, &mut self.phase, &mut self.my_node, &mut self.restart_on_session).unwrap_or_else(|| self.create())
+        super::on_session(
+            e,
+            &mut self.phase,
+            &mut self.my_node,
+            &mut self.restart_on_session,
+        )
+        .unwrap_or_else(|| self.create())
     }
 }
-

@@ -20,8 +20,18 @@ struct Runner {
 
 /// Runs a script on a fresh server and returns the output document.
 pub fn run(script: &Script) -> Value {
-    let mut r = Runner { server: Server::new(ServerConfig::default()), current: BTreeMap::new(), index_of: BTreeMap::new(), xid: 0 };
-    let ops: Vec<Value> = script.ops.iter().enumerate().map(|(i, op)| r.step(i, op)).collect();
+    let mut r = Runner {
+        server: Server::new(ServerConfig::default()),
+        current: BTreeMap::new(),
+        index_of: BTreeMap::new(),
+        xid: 0,
+    };
+    let ops: Vec<Value> = script
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| r.step(i, op))
+        .collect();
     json!({ "name": script.name, "ops": ops, "final_tree": r.final_tree() })
 }
 
@@ -31,12 +41,24 @@ impl Runner {
         // clock stays still.
         let now = 0;
         let outputs = match (&op.action, self.current.get(&op.s).copied()) {
-            (Action::Connect { timeout_ms }, _) => self.server.handle(now, Input::Connect { timeout_ms: *timeout_ms }),
+            (Action::Connect { timeout_ms }, _) => self.server.handle(
+                now,
+                Input::Connect {
+                    timeout_ms: *timeout_ms,
+                },
+            ),
             (Action::Close, Some(session)) => self.server.handle(now, Input::Close { session }),
             (Action::Expire, Some(session)) => self.server.handle(now, Input::Expire { session }),
             (Action::Request(request), Some(session)) => {
                 self.xid += 1;
-                self.server.handle(now, Input::Request { session, xid: self.xid, request: request.clone() })
+                self.server.handle(
+                    now,
+                    Input::Request {
+                        session,
+                        xid: self.xid,
+                        request: request.clone(),
+                    },
+                )
             }
             (_, None) => Vec::new(),
         };
@@ -45,8 +67,13 @@ impl Runner {
         for o in outputs {
             match o {
                 Output::Notify { session, event } => {
-                    let Some(idx) = self.index_of.get(&session).copied() else { continue };
-                    events.entry(idx.to_string()).or_default().push(json!({"type": event.kind.wire_name(), "path": event.path}));
+                    let Some(idx) = self.index_of.get(&session).copied() else {
+                        continue;
+                    };
+                    events
+                        .entry(idx.to_string())
+                        .or_default()
+                        .push(json!({"type": event.kind.wire_name(), "path": event.path}));
                 }
                 Output::Connected { session, zxid, .. } => {
                     // A reconnecting index is a new session; its old one is no longer reported.
@@ -56,14 +83,19 @@ impl Runner {
                     self.index_of.insert(session, op.s);
                     result = Some(json!({"ok": true, "zxid": zxid}));
                 }
-                Output::SessionEnded { session, zxid, .. } if Some(&session) == self.current.get(&op.s) => {
+                Output::SessionEnded { session, zxid, .. }
+                    if Some(&session) == self.current.get(&op.s) =>
+                {
                     result = Some(json!({"ok": true, "zxid": zxid}));
                 }
-                Output::Reply { zxid, result: r, .. } => result = Some(self.reply(zxid, r)),
+                Output::Reply {
+                    zxid, result: r, ..
+                } => result = Some(self.reply(zxid, r)),
                 _ => {}
             }
         }
-        let result = result.unwrap_or_else(|| error(ErrorCode::SessionExpired, self.server.last_zxid()));
+        let result =
+            result.unwrap_or_else(|| error(ErrorCode::SessionExpired, self.server.last_zxid()));
         json!({"i": i, "op": op.echo, "result": result, "events": events})
     }
 
@@ -76,12 +108,20 @@ impl Runner {
             Response::Create { path, stat } => json!({"path": path, "stat": self.stat(&stat)}),
             Response::Delete | Response::Check => json!({}),
             Response::Exists { stat } => json!({"stat": stat.map(|s| self.stat(&s))}),
-            Response::GetData { data, stat } => json!({"data": data_value(&data), "stat": self.stat(&stat)}),
+            Response::GetData { data, stat } => {
+                json!({"data": data_value(&data), "stat": self.stat(&stat)})
+            }
             Response::SetData { stat } => json!({"stat": self.stat(&stat)}),
-            Response::GetChildren { children, stat } => json!({"children": children, "stat": self.stat(&stat)}),
+            Response::GetChildren { children, stat } => {
+                json!({"children": children, "stat": self.stat(&stat)})
+            }
             // kazoo sends "" as a null string, and the server echoes null.
-            Response::Sync { path } => json!({"path": if path.is_empty() { Value::Null } else { json!(path) }}),
-            ref multi @ Response::Multi(ref results) => return self.multi(multi.multi_error(), results, zxid),
+            Response::Sync { path } => {
+                json!({"path": if path.is_empty() { Value::Null } else { json!(path) }})
+            }
+            ref multi @ Response::Multi(ref results) => {
+                return self.multi(multi.multi_error(), results, zxid)
+            }
         };
         let m = v.as_object_mut().expect("object");
         m.insert("ok".into(), json!(true));
@@ -96,17 +136,23 @@ impl Runner {
                 MultiResult::Create { path } => json!({"ok": true, "path": path}),
                 MultiResult::Delete | MultiResult::Check => json!({"ok": true}),
                 MultiResult::SetData { stat } => json!({"ok": true, "stat": self.stat(stat)}),
-                MultiResult::Error(e) => json!({"ok": false, "err": e.kazoo_name(), "code": e.code()}),
+                MultiResult::Error(e) => {
+                    json!({"ok": false, "err": e.kazoo_name(), "code": e.code()})
+                }
             })
             .collect();
         match failed {
             None => json!({"ok": true, "results": results, "zxid": zxid}),
-            Some(e) => json!({"ok": false, "err": e.kazoo_name(), "code": e.code(), "results": results, "zxid": zxid}),
+            Some(e) => {
+                json!({"ok": false, "err": e.kazoo_name(), "code": e.code(), "results": results, "zxid": zxid})
+            }
         }
     }
 
     fn stat(&self, s: &Stat) -> Value {
-        let owner = (s.ephemeral_owner != 0).then(|| self.index_of.get(&SessionId(s.ephemeral_owner)).copied()).flatten();
+        let owner = (s.ephemeral_owner != 0)
+            .then(|| self.index_of.get(&SessionId(s.ephemeral_owner)).copied())
+            .flatten();
         json!({
             "czxid": zxid_value(s.czxid), "mzxid": zxid_value(s.mzxid), "pzxid": zxid_value(s.pzxid),
             "version": s.version, "cversion": s.cversion, "aversion": s.aversion,
@@ -121,7 +167,10 @@ impl Runner {
             if crate::engine::path::is_special(path) {
                 continue;
             }
-            m.insert(path.to_string(), json!({"data": data_value(&node.data), "stat": self.stat(&node.stat())}));
+            m.insert(
+                path.to_string(),
+                json!({"data": data_value(&node.data), "stat": self.stat(&node.stat())}),
+            );
         }
         Value::Object(m)
     }

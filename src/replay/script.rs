@@ -42,8 +42,11 @@ impl std::error::Error for ScriptError {}
 
 /// Parses a whole script from JSON text.
 pub fn parse(text: &str) -> Result<Script, ScriptError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| ScriptError(format!("not valid JSON: {e}")))?;
-    let obj = root.as_object().ok_or_else(|| ScriptError("the script must be a JSON object".into()))?;
+    let root: Value =
+        serde_json::from_str(text).map_err(|e| ScriptError(format!("not valid JSON: {e}")))?;
+    let obj = root
+        .as_object()
+        .ok_or_else(|| ScriptError("the script must be a JSON object".into()))?;
     let name = match obj.get("name") {
         None => String::new(),
         Some(Value::String(s)) => s.clone(),
@@ -53,7 +56,11 @@ pub fn parse(text: &str) -> Result<Script, ScriptError> {
         .get("ops")
         .and_then(Value::as_array)
         .ok_or_else(|| ScriptError("field `ops`: expected an array of operations".into()))?;
-    let ops = ops.iter().enumerate().map(|(i, v)| parse_op(v).map_err(|e| e.at(&format!("op {i}")))).collect::<Result<_, _>>()?;
+    let ops = ops
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_op(v).map_err(|e| e.at(&format!("op {i}"))))
+        .collect::<Result<_, _>>()?;
     Ok(Script { name, ops })
 }
 
@@ -69,34 +76,74 @@ impl FieldError {
 type R<T> = Result<T, FieldError>;
 
 fn parse_op(v: &Value) -> Result<ScriptOp, FieldError> {
-    let o = v.as_object().ok_or_else(|| FieldError("expected an object".into()))?;
-    let s = o.get("s").and_then(Value::as_i64).ok_or_else(|| FieldError("field `s`: expected an integer session index".into()))?;
+    let o = v
+        .as_object()
+        .ok_or_else(|| FieldError("expected an object".into()))?;
+    let s = o
+        .get("s")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| FieldError("field `s`: expected an integer session index".into()))?;
     let action = match str_field(o, "op")? {
-        "connect" => Action::Connect { timeout_ms: u64_field(o, "timeout_ms", 4000)? },
+        "connect" => Action::Connect {
+            timeout_ms: u64_field(o, "timeout_ms", 4000)?,
+        },
         "close" => Action::Close,
         "expire" => Action::Expire,
         "multi" => Action::Request(Request::Multi(multi_ops(o)?)),
         other => Action::Request(request(o, other)?),
     };
-    Ok(ScriptOp { s, action, echo: v.clone() })
+    Ok(ScriptOp {
+        s,
+        action,
+        echo: v.clone(),
+    })
 }
 
 fn request(o: &Map<String, Value>, op: &str) -> R<Request> {
     let path = || str_field(o, "path").map(str::to_string);
     Ok(match op {
-        "create" => Request::Create { path: path()?, data: data_field(o)?, mode: mode_field(o)? },
-        "delete" => Request::Delete { path: path()?, version: i32_field(o, "version", -1)? },
-        "exists" => Request::Exists { path: path()?, watch: bool_field(o, "watch")? },
-        "get_data" => Request::GetData { path: path()?, watch: bool_field(o, "watch")? },
-        "set_data" => Request::SetData { path: path()?, data: data_field(o)?, version: i32_field(o, "version", -1)? },
-        "get_children" => Request::GetChildren { path: path()?, watch: bool_field(o, "watch")? },
-        "sync" => Request::Sync { path: opt_str(o, "path")?.unwrap_or("/").to_string() },
-        other => return Err(FieldError(format!("field `op`: unknown operation {other:?}"))),
+        "create" => Request::Create {
+            path: path()?,
+            data: data_field(o)?,
+            mode: mode_field(o)?,
+        },
+        "delete" => Request::Delete {
+            path: path()?,
+            version: i32_field(o, "version", -1)?,
+        },
+        "exists" => Request::Exists {
+            path: path()?,
+            watch: bool_field(o, "watch")?,
+        },
+        "get_data" => Request::GetData {
+            path: path()?,
+            watch: bool_field(o, "watch")?,
+        },
+        "set_data" => Request::SetData {
+            path: path()?,
+            data: data_field(o)?,
+            version: i32_field(o, "version", -1)?,
+        },
+        "get_children" => Request::GetChildren {
+            path: path()?,
+            watch: bool_field(o, "watch")?,
+        },
+        "sync" => Request::Sync {
+            path: opt_str(o, "path")?.unwrap_or("/").to_string(),
+        },
+        other => {
+            return Err(FieldError(format!(
+                "field `op`: unknown operation {other:?}"
+            )))
+        }
     })
 }
 
 fn multi_ops(o: &Map<String, Value>) -> R<Vec<MultiOp>> {
-    let ops = o.get("ops").and_then(Value::as_array).ok_or_else(|| FieldError("field `ops`: expected an array".into()))?;
+    let ops = o
+        .get("ops")
+        .and_then(Value::as_array)
+        .ok_or_else(|| FieldError("field `ops`: expected an array".into()))?;
     ops.iter()
         .enumerate()
         .map(|(i, v)| multi_op(v).map_err(|e| FieldError(format!("sub-op {i}: {}", e.0))))
@@ -104,20 +151,42 @@ fn multi_ops(o: &Map<String, Value>) -> R<Vec<MultiOp>> {
 }
 
 fn multi_op(v: &Value) -> R<MultiOp> {
-    let o = v.as_object().ok_or_else(|| FieldError("expected an object".into()))?;
+    let o = v
+        .as_object()
+        .ok_or_else(|| FieldError("expected an object".into()))?;
     let path = str_field(o, "path")?.to_string();
     Ok(match str_field(o, "op")? {
         "create" => {
             let mode = mode_field(o)?;
             if mode == CreateMode::Container {
-                return Err(FieldError("field `mode`: container is not allowed inside multi".into()));
+                return Err(FieldError(
+                    "field `mode`: container is not allowed inside multi".into(),
+                ));
             }
-            MultiOp::Create { path, data: data_field(o)?, mode }
+            MultiOp::Create {
+                path,
+                data: data_field(o)?,
+                mode,
+            }
         }
-        "delete" => MultiOp::Delete { path, version: i32_field(o, "version", -1)? },
-        "set_data" => MultiOp::SetData { path, data: data_field(o)?, version: i32_field(o, "version", -1)? },
-        "check" => MultiOp::Check { path, version: i32_field(o, "version", -1)? },
-        other => return Err(FieldError(format!("field `op`: {other:?} is not allowed inside multi"))),
+        "delete" => MultiOp::Delete {
+            path,
+            version: i32_field(o, "version", -1)?,
+        },
+        "set_data" => MultiOp::SetData {
+            path,
+            data: data_field(o)?,
+            version: i32_field(o, "version", -1)?,
+        },
+        "check" => MultiOp::Check {
+            path,
+            version: i32_field(o, "version", -1)?,
+        },
+        other => {
+            return Err(FieldError(format!(
+                "field `op`: {other:?} is not allowed inside multi"
+            )))
+        }
     })
 }
 
@@ -189,17 +258,33 @@ mod tests {
         assert_eq!(e.0, "op 1: field `path`: missing");
         let e = parse(r#"{"ops":[{"s":1,"op":"delete","path":"/a","version":"x"}]}"#).unwrap_err();
         assert_eq!(e.0, "op 0: field `version`: expected a 32-bit integer");
-        let e = parse(r#"{"ops":[{"s":1,"op":"multi","ops":[{"op":"sync","path":"/"}]}]}"#).unwrap_err();
+        let e = parse(r#"{"ops":[{"s":1,"op":"multi","ops":[{"op":"sync","path":"/"}]}]}"#)
+            .unwrap_err();
         assert!(e.0.starts_with("op 0: sub-op 0: field `op`"), "{}", e.0);
         assert!(parse("[").unwrap_err().0.starts_with("not valid JSON"));
-        assert!(parse(r#"{"ops":[{"op":"connect"}]}"#).unwrap_err().0.contains("field `s`"));
-        assert!(parse(r#"{"ops":[{"s":1,"op":"create","path":"/a","mode":"weird"}]}"#).unwrap_err().0.contains("mode"));
+        assert!(parse(r#"{"ops":[{"op":"connect"}]}"#)
+            .unwrap_err()
+            .0
+            .contains("field `s`"));
+        assert!(
+            parse(r#"{"ops":[{"s":1,"op":"create","path":"/a","mode":"weird"}]}"#)
+                .unwrap_err()
+                .0
+                .contains("mode")
+        );
     }
 
     #[test]
     fn defaults_apply() {
         let s = parse(r#"{"name":"x","ops":[{"s":1,"op":"connect"},{"s":1,"op":"create","path":"/a","data":null}]}"#).unwrap();
         assert_eq!(s.ops[0].action, Action::Connect { timeout_ms: 4000 });
-        assert_eq!(s.ops[1].action, Action::Request(Request::Create { path: "/a".into(), data: None, mode: CreateMode::Persistent }));
+        assert_eq!(
+            s.ops[1].action,
+            Action::Request(Request::Create {
+                path: "/a".into(),
+                data: None,
+                mode: CreateMode::Persistent
+            })
+        );
     }
 }

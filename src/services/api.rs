@@ -4,231 +4,22 @@
 //! and a client library behind [`ClientLib`] (what a recipe's calls become on the wire, what the
 //! wire becomes for the recipe, its timers, close and crash).
 
-use serde::{Deserialize, Serialize};
-
 use crate::narrate::{Key, Narration};
 
-/// Logical time: the services count it as milliseconds.
-pub type Tick = u64;
-
-/// A client's connection to the service (the client's index for now).
-pub type ConnId = usize;
-
-/// What the client library tells a recipe about its session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SessionEvent {
-    /// The connection broke (read timeout, lost reply): the session may still be alive.
-    Disconnected,
-    /// Reconnected to the same session in time: ephemerals and watches survived.
-    Reconnected,
-    /// The server said the session is gone: its ephemerals were deleted.
-    Expired,
-    /// The library opened a fresh session after an expiry.
-    NewSession,
-}
-
-/// Everything a service sent or did while handling one input, in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outbox<D> {
-    /// Answers and pushed events, each to one connection, in send order.
-    pub msgs: Vec<(ConnId, D)>,
-    /// Entries (znodes, keys, rows) this input deleted, for the step record.
-    pub deleted: Vec<String>,
-    /// Watch notifications emitted: (connection, event type, path).
-    pub fired: Vec<(ConnId, String, String)>,
-}
-
-impl<D> Default for Outbox<D> {
-    fn default() -> Self {
-        Outbox { msgs: Vec::new(), deleted: Vec::new(), fired: Vec::new() }
-    }
-}
-
-impl<D> Outbox<D> {
-    pub fn send(&mut self, conn: ConnId, d: D) {
-        self.msgs.push((conn, d));
-    }
-
-    /// Moves everything into `into`, wrapping each message.
-    pub fn drain_into<E>(self, into: &mut Outbox<E>, wrap: fn(D) -> E) {
-        into.msgs.extend(self.msgs.into_iter().map(|(c, d)| (c, wrap(d))));
-        into.deleted.extend(self.deleted);
-        into.fired.extend(self.fired);
-    }
-}
-
-/// What a client believes it has put in the service, from its library and its recipe: the
-/// service compares it with its own state (who holds the lock in the service's own view).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Claim<'a> {
-    pub conn: ConnId,
-    /// The library's session (a ZooKeeper session id).
-    pub session: Option<u64>,
-    /// The entry the recipe believes is its own (lock node, key, row).
-    pub node: Option<&'a str>,
-    /// The value the recipe wrote into the entry (a Redis token, a SQL owner).
-    pub token: Option<&'a str>,
-    /// The lease the recipe's entries live on (etcd).
-    pub lease: Option<i64>,
-}
-
-/// Who an entry belongs to, in the service's own terms; the simulator matches it against
-/// each client's [`Claim`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Owner {
-    Session(u64),
-    Lease(i64),
-    Token(String),
-    Conn(ConnId),
-}
-
-impl Owner {
-    /// Whether a client with this claim is the owner.
-    pub fn matches(&self, c: &Claim<'_>) -> bool {
-        match self {
-            Owner::Session(s) => c.session == Some(*s),
-            Owner::Lease(l) => c.lease == Some(*l),
-            Owner::Token(t) => c.token == Some(t.as_str()),
-            Owner::Conn(k) => c.conn == *k,
-        }
-    }
-}
-
-/// What stands between a waiting client and the lock (for the stuck monitor).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Blocker {
-    /// The service cannot tell; assume something may still change.
-    Unknown,
-    /// Nothing that could wake the client exists (no node, no watch, or its own node).
-    Nothing,
-    /// An entry that goes away with its owner's session: it is blocked until the owner
-    /// releases or its session ends (`conn`: the owner's connection, if the service knows it).
-    Ephemeral { owner: Owner, conn: Option<ConnId> },
-    /// An entry that never expires: only its owner can remove it.
-    Permanent(Owner),
-}
-
-/// The result of a failover: its narration and how long requests stall.
-pub struct Failover {
-    pub key: Key,
-    pub stall: Tick,
-}
-
-/// A watch as the stage draws it: which connection waits for which entry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Watch {
-    pub conn: ConnId,
-    pub path: String,
-    /// A child watch (fires when children change) rather than one on the entry itself.
-    pub child: bool,
-    /// Armed on an entry that does not exist (an exists-watch waiting for a creation).
-    pub on_missing: bool,
-}
-
-/// How long an entry lives, as the stage marks it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lifetime {
-    /// Stays until someone deletes it.
-    Persistent,
-    /// Goes when its owner's session ends (a ZooKeeper ephemeral).
-    Session,
-    /// Goes when its lease or TTL runs out, in this many ms (`None`: unknown).
-    Expiring(Option<i64>),
-    /// A ZooKeeper container: reaped once empty.
-    Container,
-}
-
-/// What the stage and the inspector show of one row, whichever service it comes from. Each
-/// service's typed row implements it; the words are the service's own.
-pub trait Row {
-    /// Stable identity (a path, a key): the row keeps its place while this is alive.
-    fn id(&self) -> String;
-    /// The label (the last path component, the key).
-    fn name(&self) -> String;
-    /// Nesting below the service's root.
-    fn depth(&self) -> usize {
-        0
-    }
-    fn owner(&self) -> Option<Owner>;
-    fn lifetime(&self) -> Lifetime;
-    /// A sequence suffix the stage prints bold (`0000000007`).
-    fn sequence(&self) -> Option<&str> {
-        None
-    }
-    /// The number a holder would fence with (czxid, create revision, fence).
-    fn stamp(&self) -> Option<(&'static str, i64)>;
-    /// Every field, in the service's words, for the inspector.
-    fn fields(&self) -> Vec<(&'static str, String)>;
-    /// Another copy of the data (a Redis replica's key).
-    fn replica(&self) -> bool {
-        false
-    }
-    /// The connection whose transaction holds the row lock, and those waiting for it.
-    fn row_lock(&self) -> Option<(ConnId, Vec<ConnId>)> {
-        None
-    }
-}
-
-/// The connection state a client library is in, as the view shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ConnState {
-    Connecting,
-    Connected,
-    Disconnected,
-    Expired,
-    Closed,
-}
-
-/// A client library's own timers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum LibTimer {
-    Ping,
-    ReadTimeout,
-    Reconnect,
-    /// Send the lease keep-alive.
-    KeepAlive,
-    /// The oldest request has gone unanswered for the read timeout: send it again.
-    Resend,
-}
-
-/// What the simulator tells a library when it asks for its next timer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LibCtx {
-    /// The exhaustive search's model: no pings, no read timeouts.
-    pub timeless: bool,
-    /// The application has finished its rounds.
-    pub app_done: bool,
-}
-
-/// Effects of a client library.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LibOut<Up, Answer> {
-    /// A message for the server.
-    Send(Up),
-    /// The operating system closes the connection (FIN).
-    Hangup,
-    /// An answer or event for the recipe.
-    Answer(Answer),
-    Session(SessionEvent),
-}
-
-impl<U, A> LibOut<U, A> {
-    /// Wraps the message types into the registry's enums.
-    pub fn wrap<V, B>(self, up: fn(U) -> V, answer: fn(A) -> B) -> LibOut<V, B> {
-        match self {
-            LibOut::Send(u) => LibOut::Send(up(u)),
-            LibOut::Hangup => LibOut::Hangup,
-            LibOut::Answer(a) => LibOut::Answer(answer(a)),
-            LibOut::Session(e) => LibOut::Session(e),
-        }
-    }
-}
+pub use super::vocab::*;
 
 /// The usual narration of a request/answer service: the request and its answer, or "it has to
 /// wait" when no answer for the sender came back at once.
-pub fn answered<D>(conn: ConnId, request: String, out: &Outbox<D>, render: fn(&D) -> String) -> Narration {
+pub fn answered<D>(
+    conn: ConnId,
+    request: String,
+    out: &Outbox<D>,
+    render: fn(&D) -> String,
+) -> Narration {
     match out.msgs.iter().find(|(k, _)| *k == conn) {
-        Some((_, d)) => Narration::new(Key::SvcRequest, Some(conn)).a(request).b(crate::narrate::Detail::Text(render(d))),
+        Some((_, d)) => Narration::new(Key::SvcRequest, Some(conn))
+            .a(request)
+            .b(crate::narrate::Detail::Text(render(d))),
         None => Narration::new(Key::SvcBlocked, Some(conn)).a(request),
     }
 }
@@ -268,7 +59,13 @@ pub trait LockService {
     type Entry;
 
     /// A message from connection `conn` arrives.
-    fn receive(&mut self, now: Tick, conn: ConnId, msg: Self::Up, out: &mut Outbox<Self::Down>) -> Narration;
+    fn receive(
+        &mut self,
+        now: Tick,
+        conn: ConnId,
+        msg: Self::Up,
+        out: &mut Outbox<Self::Down>,
+    ) -> Narration;
     /// The connection closed under the server (its client's process is gone).
     fn hangup(&mut self, now: Tick, conn: ConnId, out: &mut Outbox<Self::Down>) -> Narration;
     /// When the service will act on its own next (expiry, replication).
@@ -276,7 +73,12 @@ pub trait LockService {
     /// The service's own clock.
     fn tick(&mut self, now: Tick, out: &mut Outbox<Self::Down>) -> Narration;
     /// An operator ends the client's session or lease now; `None` if the service has none.
-    fn expire(&mut self, now: Tick, claim: &Claim<'_>, out: &mut Outbox<Self::Down>) -> Option<Narration>;
+    fn expire(
+        &mut self,
+        now: Tick,
+        claim: &Claim<'_>,
+        out: &mut Outbox<Self::Down>,
+    ) -> Option<Narration>;
     fn failover(&mut self, now: Tick, out: &mut Outbox<Self::Down>) -> Failover;
     /// Whether the service itself says this claim holds the lock right now.
     fn holds(&self, now: Tick, claim: &Claim<'_>) -> bool;
@@ -320,7 +122,11 @@ pub trait LockService {
     }
     /// A client receives this message, in words.
     fn heard(c: ConnId, m: &Self::Down) -> Narration {
-        let key = if Self::is_event(m) { Key::SvcWatchEvent } else { Key::SvcAnswer };
+        let key = if Self::is_event(m) {
+            Key::SvcWatchEvent
+        } else {
+            Key::SvcAnswer
+        };
         Narration::new(key, Some(c)).a(Self::down_label(m))
     }
 }

@@ -7,6 +7,7 @@
 pub mod api;
 #[macro_use]
 mod registry;
+mod vocab;
 pub mod zookeeper;
 
 #[cfg(feature = "services")]
@@ -19,7 +20,10 @@ items! {
 
 use serde::{Deserialize, Serialize};
 
-pub use api::{Blocker, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ServiceConfig, SessionEvent, Tick, Watch};
+pub use api::{
+    Blocker, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ServiceConfig,
+    SessionEvent, Tick, Watch,
+};
 
 /// Every lock service Lockstep knows, whether or not this build carries its model (the lean
 /// bundle knows their names so it can hand a link for one over to the full bundle).
@@ -32,7 +36,12 @@ pub enum ServiceKind {
 }
 
 impl ServiceKind {
-    pub const ALL: [ServiceKind; 4] = [ServiceKind::ZooKeeper, ServiceKind::Redis, ServiceKind::Etcd, ServiceKind::Sql];
+    pub const ALL: [ServiceKind; 4] = [
+        ServiceKind::ZooKeeper,
+        ServiceKind::Redis,
+        ServiceKind::Etcd,
+        ServiceKind::Sql,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {

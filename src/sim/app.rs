@@ -14,7 +14,9 @@ pub enum AppState {
     Idle,
     Acquiring,
     Reading,
-    Working { until: Tick },
+    Working {
+        until: Tick,
+    },
     Writing,
     Releasing,
     Done,
@@ -116,11 +118,15 @@ impl App {
         self.acquire_deadline = None;
         self.token = Some(token);
         self.state = AppState::Reading;
-        let mut out: Vec<AppOut> = (1..self.cfg.nesting.max(1)).map(|_| AppOut::Recipe(RecipeIn::Acquire)).collect();
+        let mut out: Vec<AppOut> = (1..self.cfg.nesting.max(1))
+            .map(|_| AppOut::Recipe(RecipeIn::Acquire))
+            .collect();
         if self.cfg.resource_io {
             out.push(AppOut::Res(ResUp::Read { token }));
         } else {
-            self.state = AppState::Working { until: now.saturating_add(self.cfg.hold_min) };
+            self.state = AppState::Working {
+                until: now.saturating_add(self.cfg.hold_min),
+            };
         }
         out
     }
@@ -129,10 +135,14 @@ impl App {
         match (self.state, msg) {
             (AppState::Reading, ResDown::ReadOk { value, version }) => {
                 self.read = Some((value, version));
-                self.state = AppState::Working { until: now.saturating_add(rng.range(self.cfg.hold_min, self.cfg.hold_max)) };
+                self.state = AppState::Working {
+                    until: now.saturating_add(rng.range(self.cfg.hold_min, self.cfg.hold_max)),
+                };
                 Vec::new()
             }
-            (AppState::Writing, ResDown::WriteOk { .. } | ResDown::WriteRejected { .. }) => self.release(),
+            (AppState::Writing, ResDown::WriteOk { .. } | ResDown::WriteRejected { .. }) => {
+                self.release()
+            }
             _ => Vec::new(),
         }
     }
@@ -146,7 +156,11 @@ impl App {
             (true, Some((value, version))) => {
                 self.state = AppState::Writing;
                 let token = self.token.unwrap_or(0);
-                vec![AppOut::Res(ResUp::Write { value: value + 1, read_version: version, token })]
+                vec![AppOut::Res(ResUp::Write {
+                    value: value + 1,
+                    read_version: version,
+                    token,
+                })]
             }
             _ => self.release(),
         }
@@ -156,7 +170,9 @@ impl App {
     pub fn release(&mut self) -> Vec<AppOut> {
         self.state = AppState::Releasing;
         self.releases_due = self.cfg.nesting.max(1);
-        (0..self.releases_due).map(|_| AppOut::Recipe(RecipeIn::Release)).collect()
+        (0..self.releases_due)
+            .map(|_| AppOut::Recipe(RecipeIn::Release))
+            .collect()
     }
 
     pub fn on_released(&mut self, now: Tick, rng: &mut SimRng) {
@@ -175,7 +191,8 @@ impl App {
         self.rounds_left = self.rounds_left.saturating_sub(1);
         if self.rounds_left > 0 {
             self.state = AppState::Idle;
-            self.next_start = Some(now.saturating_add(rng.range(self.cfg.think_min, self.cfg.think_max)));
+            self.next_start =
+                Some(now.saturating_add(rng.range(self.cfg.think_min, self.cfg.think_max)));
         } else {
             self.state = AppState::Done;
         }
@@ -195,7 +212,10 @@ impl App {
 
     /// The recipe learned the lock is gone: abandon the work in progress.
     pub fn on_lost(&mut self, now: Tick, rng: &mut SimRng) {
-        if !matches!(self.state, AppState::Idle | AppState::Done | AppState::Acquiring) {
+        if !matches!(
+            self.state,
+            AppState::Idle | AppState::Done | AppState::Acquiring
+        ) {
             self.end_round(now, rng);
         }
     }

@@ -19,7 +19,9 @@ pub enum Proc {
     Running,
     /// A GC or VM pause: nothing runs until then, and the process then carries on believing
     /// what it believed.
-    Paused { until: Tick },
+    Paused {
+        until: Tick,
+    },
     Crashed,
     /// Closed its session gracefully and stopped.
     Closed,
@@ -77,7 +79,15 @@ type Effects = Vec<LibOut<Up, Answer>>;
 
 impl Client {
     pub fn new(id: ClientId, lib: Lib, recipe: Recipe, app: App) -> Self {
-        Client { id, lib, recipe, app, proc: Proc::Running, retry_at: None, refused_now: false }
+        Client {
+            id,
+            lib,
+            recipe,
+            app,
+            proc: Proc::Running,
+            retry_at: None,
+            refused_now: false,
+        }
     }
 
     pub fn name(&self) -> String {
@@ -91,12 +101,22 @@ impl Client {
     /// What this client believes it has put in the service, for the service to compare.
     pub fn claim(&self) -> Claim<'_> {
         let b = self.recipe.belief();
-        Claim { conn: self.id, session: self.lib.session(), node: b.node, token: b.token, lease: b.lease }
+        Claim {
+            conn: self.id,
+            session: self.lib.session(),
+            node: b.node,
+            token: b.token,
+            lease: b.lease,
+        }
     }
 
     /// The library's first messages (a ZooKeeper client connects).
     pub fn start(&mut self, now: Tick) -> Vec<Outgoing> {
-        self.lib.start(now).into_iter().filter_map(outgoing).collect()
+        self.lib
+            .start(now)
+            .into_iter()
+            .filter_map(outgoing)
+            .collect()
     }
 
     /// The earliest timer of this client (deferred past a pause).
@@ -114,7 +134,10 @@ impl Client {
         if let (Some(t), AppState::Acquiring) = (self.app.acquire_deadline, self.app.state) {
             timers.push((t, Timer::AcquireTimeout));
         }
-        let ctx = LibCtx { timeless, app_done: self.app.state == AppState::Done };
+        let ctx = LibCtx {
+            timeless,
+            app_done: self.app.state == AppState::Done,
+        };
         timers.extend(self.lib.next_timer(ctx).map(|(t, l)| (t, Timer::of_lib(l))));
         timers.extend(self.retry_at.map(|t| (t, Timer::Retry)));
         let resume = match self.proc {
@@ -168,14 +191,24 @@ impl Client {
 
     pub fn command_release(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
         self.refused_now = false;
-        let outs = if self.recipe.holding() { self.app.release() } else { vec![AppOut::Recipe(RecipeIn::Release)] };
+        let outs = if self.recipe.holding() {
+            self.app.release()
+        } else {
+            vec![AppOut::Recipe(RecipeIn::Release)]
+        };
         self.run(now, Vec::new(), outs, rng)
     }
 
     /// The application closes the client gracefully.
     pub fn close(&mut self, now: Tick) -> Vec<Outgoing> {
         let b = self.recipe.belief();
-        let claim = Claim { conn: self.id, session: self.lib.session(), node: b.node, token: b.token, lease: b.lease };
+        let claim = Claim {
+            conn: self.id,
+            session: self.lib.session(),
+            node: b.node,
+            token: b.token,
+            lease: b.lease,
+        };
         let lib = self.lib.close(now, &claim);
         self.app.state = AppState::Done;
         self.proc = Proc::Closed;
@@ -198,7 +231,13 @@ impl Client {
     }
 
     /// Runs library effects and application requests to quiescence.
-    fn run(&mut self, now: Tick, lib: Effects, app: Vec<AppOut>, rng: &mut SimRng) -> Vec<Outgoing> {
+    fn run(
+        &mut self,
+        now: Tick,
+        lib: Effects,
+        app: Vec<AppOut>,
+        rng: &mut SimRng,
+    ) -> Vec<Outgoing> {
         let mut out = Vec::new();
         let mut recipe_inputs: VecDeque<RecipeIn> = VecDeque::new();
         absorb_lib(lib, &mut out, &mut recipe_inputs);
@@ -213,7 +252,14 @@ impl Client {
         out
     }
 
-    fn on_recipe(&mut self, now: Tick, ro: RecipeOut, out: &mut Vec<Outgoing>, q: &mut VecDeque<RecipeIn>, rng: &mut SimRng) -> Vec<AppOut> {
+    fn on_recipe(
+        &mut self,
+        now: Tick,
+        ro: RecipeOut,
+        out: &mut Vec<Outgoing>,
+        q: &mut VecDeque<RecipeIn>,
+        rng: &mut SimRng,
+    ) -> Vec<AppOut> {
         match ro {
             RecipeOut::Send(call) => {
                 let lib = self.lib.call(now, call);

@@ -87,21 +87,38 @@ fn fingerprint(w: &World) -> u64 {
 
 fn to_client(w: &World, a: &Action) -> bool {
     let Action::Deliver(id) = a else { return false };
-    w.net.in_flight().any(|e| e.id == *id && matches!(e.to, super::types::Node::Client(_)))
+    w.net
+        .in_flight()
+        .any(|e| e.id == *id && matches!(e.to, super::types::Node::Client(_)))
 }
 
 /// Delivers every message addressed to a client, oldest first, until none is left.
 fn settle(w: &mut World, path: &mut Vec<Action>) {
-    while let Some(a) = w.enabled().into_iter().map(|(_, a)| a).find(|a| to_client(w, a)) {
+    while let Some(a) = w
+        .enabled()
+        .into_iter()
+        .map(|(_, a)| a)
+        .find(|a| to_client(w, a))
+    {
         w.apply(a.clone());
         path.push(a);
     }
 }
 
 fn choices(w: &World, allow_close: bool) -> Vec<Action> {
-    let mut v: Vec<Action> = w.enabled().into_iter().map(|(_, a)| a).filter(|a| !to_client(w, a)).collect();
+    let mut v: Vec<Action> = w
+        .enabled()
+        .into_iter()
+        .map(|(_, a)| a)
+        .filter(|a| !to_client(w, a))
+        .collect();
     if allow_close {
-        for c in w.clients.iter().skip(1).filter(|c| c.proc == Proc::Running && c.app.state == AppState::Acquiring) {
+        for c in w
+            .clients
+            .iter()
+            .skip(1)
+            .filter(|c| c.proc == Proc::Running && c.app.state == AppState::Acquiring)
+        {
             v.push(Action::Command(Command::Close { client: c.id }));
         }
     }
@@ -112,7 +129,10 @@ fn violation(w: &World, no_choices: bool) -> Option<Property> {
     if w.monitors.ownership.is_some() {
         return Some(Property::MutualExclusion);
     }
-    let waiting = w.clients.iter().any(|c| c.alive() && c.app.state == AppState::Acquiring);
+    let waiting = w
+        .clients
+        .iter()
+        .any(|c| c.alive() && c.app.state == AppState::Acquiring);
     if !w.monitors.now.stuck.is_empty() || (no_choices && waiting) {
         return Some(Property::Stuck);
     }
@@ -136,7 +156,13 @@ pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
         depth = depth.max(d);
         let acts = choices(&w, cfg.allow_close);
         if let Some(p) = violation(&w, acts.is_empty()) {
-            return Outcome { states: seen.len(), depth, truncated: false, depth_cut, counterexample: Some((p, path_run(&sc, &links, idx))) };
+            return Outcome {
+                states: seen.len(),
+                depth,
+                truncated: false,
+                depth_cut,
+                counterexample: Some((p, path_run(&sc, &links, idx))),
+            };
         }
         if d >= cfg.max_depth {
             depth_cut |= !acts.is_empty();
@@ -149,14 +175,26 @@ pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
             settle(&mut next, &mut edge);
             if seen.insert(fingerprint(&next)) {
                 if seen.len() > cfg.max_states {
-                    return Outcome { states: seen.len(), depth, truncated: true, depth_cut, counterexample: None };
+                    return Outcome {
+                        states: seen.len(),
+                        depth,
+                        truncated: true,
+                        depth_cut,
+                        counterexample: None,
+                    };
                 }
                 links.push((idx, edge));
                 queue.push_back((next, links.len() - 1, d + 1));
             }
         }
     }
-    Outcome { states: seen.len(), depth, truncated: false, depth_cut, counterexample: None }
+    Outcome {
+        states: seen.len(),
+        depth,
+        truncated: false,
+        depth_cut,
+        counterexample: None,
+    }
 }
 
 fn path_run(sc: &Scenario, links: &[(usize, Vec<Action>)], mut idx: usize) -> Run {
@@ -166,6 +204,13 @@ fn path_run(sc: &Scenario, links: &[(usize, Vec<Action>)], mut idx: usize) -> Ru
         idx = links[idx].0;
     }
     let path: Vec<Action> = edges.into_iter().rev().flatten().collect();
-    let forced: Vec<(u64, Action)> = path.into_iter().enumerate().map(|(i, a)| (i as u64 + 1, a)).collect();
-    Run { scenario: sc.clone(), forced }
+    let forced: Vec<(u64, Action)> = path
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| (i as u64 + 1, a))
+        .collect();
+    Run {
+        scenario: sc.clone(),
+        forced,
+    }
 }

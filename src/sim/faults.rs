@@ -11,7 +11,11 @@ use crate::services::Out;
 
 impl World {
     /// Applies a command now.
-    pub fn command(&mut self, cmd: &Command, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+    pub fn command(
+        &mut self,
+        cmd: &Command,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
         let c = cmd.client().filter(|c| *c < self.clients.len());
         if cmd.client().is_some() && c.is_none() {
             return Narration::new(Key::ServiceTick, None);
@@ -29,7 +33,9 @@ impl World {
                 self.client_sends(ci, out);
                 Narration::new(Key::SvcCrash, c)
             }
-            Command::Close { .. } if !self.clients[ci].alive() => Narration::new(Key::ToDeadClient, c).a("close"),
+            Command::Close { .. } if !self.clients[ci].alive() => {
+                Narration::new(Key::ToDeadClient, c).a("close")
+            }
             Command::Close { .. } => {
                 let out = self.clients[ci].close(now);
                 self.client_sends(ci, out);
@@ -47,7 +53,9 @@ impl World {
             }
             Command::Pause { ticks, .. } => {
                 if self.clients[ci].alive() {
-                    self.clients[ci].proc = Proc::Paused { until: now.saturating_add(*ticks) };
+                    self.clients[ci].proc = Proc::Paused {
+                        until: now.saturating_add(*ticks),
+                    };
                 }
                 Narration::new(Key::CmdPause, c).n(*ticks as i64)
             }
@@ -56,18 +64,33 @@ impl World {
                 Narration::new(Key::CmdDropReply, c)
             }
             Command::Latency { min, max } => {
-                self.latency = Latency { min: *min, max: (*max).max(*min) };
+                self.latency = Latency {
+                    min: *min,
+                    max: (*max).max(*min),
+                };
                 Narration::new(Key::CmdLatency, None).a(format!("{min}–{max}"))
             }
             Command::Acquire { .. } => {
-                let out = if self.clients[ci].alive() { self.clients[ci].command_acquire(now, rng) } else { Vec::new() };
+                let out = if self.clients[ci].alive() {
+                    self.clients[ci].command_acquire(now, rng)
+                } else {
+                    Vec::new()
+                };
                 self.client_sends(ci, out);
                 Narration::new(Key::CmdAcquire, c).phase(self.clients[ci].recipe.phase())
             }
             Command::Release { .. } => {
-                let out = if self.clients[ci].alive() { self.clients[ci].command_release(now, rng) } else { Vec::new() };
+                let out = if self.clients[ci].alive() {
+                    self.clients[ci].command_release(now, rng)
+                } else {
+                    Vec::new()
+                };
                 self.client_sends(ci, out);
-                let key = if self.clients[ci].refused_now { Key::ReleaseRefused } else { Key::CmdRelease };
+                let key = if self.clients[ci].refused_now {
+                    Key::ReleaseRefused
+                } else {
+                    Key::CmdRelease
+                };
                 Narration::new(key, c).phase(self.clients[ci].recipe.phase())
             }
         }

@@ -32,14 +32,19 @@ impl Run {
                 Action::Timer(c, _) => Some(*c),
                 Action::Command(cmd) => {
                     if !cmd.ticks_ok() {
-                        return Err(format!("forced action at step {step}: a duration beyond {} ticks", super::scenario::MAX_TICKS));
+                        return Err(format!(
+                            "forced action at step {step}: a duration beyond {} ticks",
+                            super::scenario::MAX_TICKS
+                        ));
                     }
                     cmd.client()
                 }
                 _ => None,
             };
             if client.is_some_and(|c| c >= n) || *step == 0 || *step > 10_000_000 {
-                return Err(format!("forced action at step {step}: names a client or step that does not exist"));
+                return Err(format!(
+                    "forced action at step {step}: names a client or step that does not exist"
+                ));
             }
         }
         Ok(())
@@ -47,7 +52,10 @@ impl Run {
 
     /// The action forced at step `n`, if any.
     pub fn forced_at(&self, n: u64) -> Option<&Action> {
-        self.forced.binary_search_by_key(&n, |(k, _)| *k).ok().map(|i| &self.forced[i].1)
+        self.forced
+            .binary_search_by_key(&n, |(k, _)| *k)
+            .ok()
+            .map(|i| &self.forced[i].1)
     }
 
     /// Forces `action` at step `n` and forgets everything forced later (a fork).
@@ -90,7 +98,10 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Simulation {
-        Self::from_run(Run { scenario, forced: Vec::new() })
+        Self::from_run(Run {
+            scenario,
+            forced: Vec::new(),
+        })
     }
 
     pub fn from_run(mut run: Run) -> Simulation {
@@ -98,7 +109,14 @@ impl Simulation {
         let mut world = World::new(&run.scenario);
         world.timeless = run.scenario.timeless;
         let keyframes = vec![(0, world.clone())];
-        Simulation { run, records: Vec::new(), keyframes, world, cursor: 0, finished_at: None }
+        Simulation {
+            run,
+            records: Vec::new(),
+            keyframes,
+            world,
+            cursor: 0,
+            finished_at: None,
+        }
     }
 
     pub fn run(&self) -> &Run {
@@ -125,7 +143,9 @@ impl Simulation {
     }
     /// The record of the step that led to the current frame.
     pub fn current(&self) -> Option<&StepRecord> {
-        self.cursor.checked_sub(1).and_then(|i| self.records.get(i as usize))
+        self.cursor
+            .checked_sub(1)
+            .and_then(|i| self.records.get(i as usize))
     }
     /// True when the run has nothing left to do at the end of its history.
     pub fn finished(&self) -> bool {
@@ -165,7 +185,10 @@ impl Simulation {
             return;
         }
         if n < self.cursor || n - self.cursor > KEYFRAME_EVERY {
-            let i = self.keyframes.partition_point(|(k, _)| *k <= n).saturating_sub(1);
+            let i = self
+                .keyframes
+                .partition_point(|(k, _)| *k <= n)
+                .saturating_sub(1);
             let (k, w) = &self.keyframes[i];
             self.world = w.clone();
             self.cursor = *k;
@@ -201,7 +224,9 @@ impl Simulation {
     /// A stable hash of the whole computed history (FNV-1a over its JSON).
     pub fn trace_hash(&self) -> u64 {
         let json = serde_json::to_string(&self.records).unwrap_or_default();
-        json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
     }
 
     /// Approximate memory held by snapshots (number of keyframes).

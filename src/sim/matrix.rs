@@ -34,7 +34,14 @@ pub enum Probe {
     Failover,
 }
 
-pub const PROBES: [Probe; 6] = [Probe::NoFault, Probe::Crash, Probe::Pause, Probe::Partition, Probe::LostReply, Probe::Failover];
+pub const PROBES: [Probe; 6] = [
+    Probe::NoFault,
+    Probe::Crash,
+    Probe::Pause,
+    Probe::Partition,
+    Probe::LostReply,
+    Probe::Failover,
+];
 
 /// What one probe run showed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -72,13 +79,35 @@ pub fn probe(recipe: RecipeKind, p: Probe) -> Scenario {
     let faults = match p {
         Probe::NoFault => Vec::new(),
         Probe::Crash => vec![at(8, Command::Crash { client: 0 })],
-        Probe::Pause => vec![at(8, Command::Pause { client: 0, ticks: 3000 })],
-        Probe::Partition => vec![at(8, Command::Partition { client: 0 }), at(3008, Command::Heal { client: 0 })],
+        Probe::Pause => vec![at(
+            8,
+            Command::Pause {
+                client: 0,
+                ticks: 3000,
+            },
+        )],
+        Probe::Partition => vec![
+            at(8, Command::Partition { client: 0 }),
+            at(3008, Command::Heal { client: 0 }),
+        ],
         Probe::LostReply => vec![at(1, Command::DropReply { client: 0 })],
         Probe::Failover => vec![at(3, Command::Failover)],
     };
-    let replica_lag = matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease).then_some(5);
-    Scenario { recipe, clients: 3, latency_min: 1, latency_max: 1, start_spread: 0, hold_min: 20, hold_max: 20, fencing: true, replica_lag, faults, ..Scenario::default() }
+    let replica_lag =
+        matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease).then_some(5);
+    Scenario {
+        recipe,
+        clients: 3,
+        latency_min: 1,
+        latency_max: 1,
+        start_spread: 0,
+        hold_min: 20,
+        hold_max: 20,
+        fencing: true,
+        replica_lag,
+        faults,
+        ..Scenario::default()
+    }
 }
 
 const STEPS: u64 = 6000;
@@ -91,7 +120,12 @@ fn run(sc: Scenario) -> Simulation {
 
 fn outcome(sim: &Simulation) -> (Outcome, u64) {
     let m = &sim.world().monitors;
-    let everyone = sim.world().clients.iter().filter(|c| c.alive()).all(|c| c.app.acquisitions > 0);
+    let everyone = sim
+        .world()
+        .clients
+        .iter()
+        .filter(|c| c.alive())
+        .all(|c| c.app.acquisitions > 0);
     match (m.belief, m.lost_update, m.stuck) {
         (Some(_), Some(s), _) => (Outcome::Unsafe, s),
         (Some(s), None, _) => (Outcome::Fenced, s),
@@ -102,8 +136,15 @@ fn outcome(sim: &Simulation) -> (Outcome, u64) {
 }
 
 fn crash_handover(sim: &Simulation) -> Option<u64> {
-    let crash = sim.records().iter().find(|r| matches!(r.narration.key, Key::CmdCrash | Key::SvcCrash))?;
-    let next = sim.records().iter().find(|r| r.index > crash.index && r.narration.client != Some(0) && r.narration.phase == Some(crate::recipes::Phase::Holding))?;
+    let crash = sim
+        .records()
+        .iter()
+        .find(|r| matches!(r.narration.key, Key::CmdCrash | Key::SvcCrash))?;
+    let next = sim.records().iter().find(|r| {
+        r.index > crash.index
+            && r.narration.client != Some(0)
+            && r.narration.phase == Some(crate::recipes::Phase::Holding)
+    })?;
     Some(next.time - crash.time)
 }
 
@@ -118,17 +159,32 @@ pub fn row(recipe: RecipeKind) -> Row {
         }
         outcomes.push((p, o, step));
     }
-    let nested = run(Scenario { clients: 1, nesting: 2, ..probe(recipe, Probe::NoFault) });
-    let ten = run(Scenario { clients: 10, ..probe(recipe, Probe::NoFault) });
+    let nested = run(Scenario {
+        clients: 1,
+        nesting: 2,
+        ..probe(recipe, Probe::NoFault)
+    });
+    let ten = run(Scenario {
+        clients: 10,
+        ..probe(recipe, Probe::NoFault)
+    });
     let w = ten.world();
-    let acquisitions = w.clients.iter().map(|c| c.app.acquisitions).sum::<u64>().max(1);
+    let acquisitions = w
+        .clients
+        .iter()
+        .map(|c| c.app.acquisitions)
+        .sum::<u64>()
+        .max(1);
     let tokens: Vec<i64> = w.resource.writes.iter().map(|x| x.token).collect();
     Row {
         recipe,
         outcomes,
         crash_handover: crash,
         reentrant: nested.world().clients[0].app.nested_grants > 0,
-        polls: ten.records().iter().any(|r| r.narration.key == Key::TimerRetry),
+        polls: ten
+            .records()
+            .iter()
+            .any(|r| r.narration.key == Key::TimerRetry),
         fencing_token: tokens.len() > 1 && tokens.windows(2).all(|p| p[1] > p[0]),
         requests_x10: w.metrics.requests * 10 / acquisitions,
         messages_x10: w.metrics.messages * 10 / acquisitions,
@@ -175,7 +231,9 @@ pub fn render(rows: &[Row]) -> String {
         for (_, o, _) in &r.outcomes {
             out.push_str(&format!("{:<11}", o.name()));
         }
-        let handover = r.crash_handover.map_or("never".to_string(), |t| format!("{t} ticks"));
+        let handover = r
+            .crash_handover
+            .map_or("never".to_string(), |t| format!("{t} ticks"));
         let waits = if r.polls { "polls" } else { "blocks" };
         let yes = |b: bool| if b { "yes" } else { "no" };
         out.push_str(&format!(

@@ -43,9 +43,19 @@ impl Monitors {
 /// Curator semaphore, any number of readers.
 fn too_many(w: &World, holders: &[ClientId]) -> bool {
     let recipe = |c: &ClientId| &w.clients[*c].recipe;
-    let exclusive = holders.iter().any(|c| recipe(c).hold_mode() == HoldMode::Exclusive);
-    let leases = holders.iter().any(|c| matches!(recipe(c), crate::recipes::Recipe::Curator(_)));
-    let limit = if exclusive { 1 } else if leases { w.max_leases as usize } else { usize::MAX };
+    let exclusive = holders
+        .iter()
+        .any(|c| recipe(c).hold_mode() == HoldMode::Exclusive);
+    let leases = holders
+        .iter()
+        .any(|c| matches!(recipe(c), crate::recipes::Recipe::Curator(_)));
+    let limit = if exclusive {
+        1
+    } else if leases {
+        w.max_leases as usize
+    } else {
+        usize::MAX
+    };
     holders.len() > limit
 }
 
@@ -57,9 +67,23 @@ fn owns_node(w: &World, c: &Client) -> bool {
 
 /// Evaluates the frame and records first failures at `step`.
 pub fn check(w: &mut World, step: u64) {
-    let believers: Vec<ClientId> = w.clients.iter().filter(|c| c.alive() && c.recipe.holding()).map(|c| c.id).collect();
-    let owners: Vec<ClientId> = believers.iter().copied().filter(|c| owns_node(w, &w.clients[*c])).collect();
-    let stuck: Vec<ClientId> = w.clients.iter().filter(|c| is_stuck(w, c)).map(|c| c.id).collect();
+    let believers: Vec<ClientId> = w
+        .clients
+        .iter()
+        .filter(|c| c.alive() && c.recipe.holding())
+        .map(|c| c.id)
+        .collect();
+    let owners: Vec<ClientId> = believers
+        .iter()
+        .copied()
+        .filter(|c| owns_node(w, &w.clients[*c]))
+        .collect();
+    let stuck: Vec<ClientId> = w
+        .clients
+        .iter()
+        .filter(|c| is_stuck(w, c))
+        .map(|c| c.id)
+        .collect();
     let lost = w.resource.first_lost_update().is_some();
     let (belief_bad, owner_bad) = (too_many(w, &believers), too_many(w, &owners));
     let m = &mut w.monitors;
@@ -67,14 +91,21 @@ pub fn check(w: &mut World, step: u64) {
     m.ownership = m.ownership.or(owner_bad.then_some(step));
     m.lost_update = m.lost_update.or(lost.then_some(step));
     m.stuck = m.stuck.or((!stuck.is_empty()).then_some(step));
-    m.now = Verdict { believers, owners, stuck };
+    m.now = Verdict {
+        believers,
+        owners,
+        stuck,
+    };
 }
 
 /// A waiting client is stuck when what blocks it can never go away in a way it would notice:
 /// a watched node whose owner will neither release it nor lose its session, a watch that is
 /// gone, or a lock entry without expiry whose owner is gone.
 pub fn is_stuck(w: &World, c: &Client) -> bool {
-    if c.proc != Proc::Running || c.app.state != AppState::Acquiring || c.app.acquire_deadline.is_some() {
+    if c.proc != Proc::Running
+        || c.app.state != AppState::Acquiring
+        || c.app.acquire_deadline.is_some()
+    {
         return false;
     }
     let path = match c.recipe.phase() {
@@ -83,22 +114,30 @@ pub fn is_stuck(w: &World, c: &Client) -> bool {
     };
     match w.service.blocker(w.now, &c.claim(), path.as_deref()) {
         Blocker::Unknown => false,
-        Blocker::Permanent(owner) => hopeless(w, c, &owner) && !w.clients.iter().any(|o| o.recipe.repairs()),
+        Blocker::Permanent(owner) => {
+            hopeless(w, c, &owner) && !w.clients.iter().any(|o| o.recipe.repairs())
+        }
         Blocker::Nothing => waiting_quietly(w, c),
-        Blocker::Ephemeral { owner, conn } => waiting_quietly(w, c) && !owner_may_act(w, &owner, conn, path.as_deref()),
+        Blocker::Ephemeral { owner, conn } => {
+            waiting_quietly(w, c) && !owner_may_act(w, &owner, conn, path.as_deref())
+        }
     }
 }
 
 /// Connected, with nothing pending and nothing in flight that could still change its mind.
 fn waiting_quietly(w: &World, c: &Client) -> bool {
-    c.lib.conn_state() == ConnState::Connected && c.lib.unanswered() == 0 && !w.net.busy(Node::Client(c.id))
+    c.lib.conn_state() == ConnState::Connected
+        && c.lib.unanswered() == 0
+        && !w.net.busy(Node::Client(c.id))
 }
 
 /// The owner of an entry that goes with its session may still release it or lose it: it is
 /// unknown or gone (its session will end), no longer in that session, claims the entry, is
 /// still finding out what it created, or is not connected.
 fn owner_may_act(w: &World, owner: &Owner, conn: Option<usize>, path: Option<&str>) -> bool {
-    let Some(o) = conn.and_then(|k| w.clients.get(k)) else { return true };
+    let Some(o) = conn.and_then(|k| w.clients.get(k)) else {
+        return true;
+    };
     !o.alive()
         || !owner.matches(&o.claim())
         || o.recipe.my_node() == path

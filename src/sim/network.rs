@@ -41,7 +41,10 @@ impl Queue {
     }
     #[cfg(test)]
     fn get(&self, id: u64) -> Option<&Envelope> {
-        self.0.binary_search_by_key(&id, |e| e.id).ok().map(|i| &self.0[i])
+        self.0
+            .binary_search_by_key(&id, |e| e.id)
+            .ok()
+            .map(|i| &self.0[i])
     }
     fn values(&self) -> std::slice::Iter<'_, Envelope> {
         self.0.iter()
@@ -78,7 +81,9 @@ impl ClientSet {
     }
     /// Removes `c`; true if it was there.
     pub fn remove(&mut self, c: &ClientId) -> bool {
-        self.0.get_mut(*c).is_some_and(|f| std::mem::replace(f, false))
+        self.0
+            .get_mut(*c)
+            .is_some_and(|f| std::mem::replace(f, false))
     }
     pub fn contains(&self, c: &ClientId) -> bool {
         self.0.get(*c).copied().unwrap_or(false)
@@ -107,13 +112,23 @@ fn slot(n: Node) -> usize {
 impl Network {
     fn cut(&self, from: Node, to: Node) -> bool {
         match (from, to) {
-            (Node::Client(c), Node::Service) | (Node::Service, Node::Client(c)) => self.partitioned.contains(&c),
+            (Node::Client(c), Node::Service) | (Node::Service, Node::Client(c)) => {
+                self.partitioned.contains(&c)
+            }
             _ => false,
         }
     }
 
     /// Sends a message; returns its id. A message on a cut link is lost at once.
-    pub fn send(&mut self, now: Tick, from: Node, to: Node, payload: Payload, latency: Latency, rng: &mut SimRng) -> u64 {
+    pub fn send(
+        &mut self,
+        now: Tick,
+        from: Node,
+        to: Node,
+        payload: Payload,
+        latency: Latency,
+        rng: &mut SimRng,
+    ) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         let draw = rng.range(latency.min, latency.max.max(latency.min));
@@ -121,7 +136,15 @@ impl Network {
         let tail = self.link_tail.get(l).copied().unwrap_or(0);
         let deliver_at = now.saturating_add(draw).max(tail);
         let lost = self.cut(from, to);
-        let env = Envelope { id, from, to, sent_at: now, deliver_at, payload, lost };
+        let env = Envelope {
+            id,
+            from,
+            to,
+            sent_at: now,
+            deliver_at,
+            payload,
+            lost,
+        };
         if lost {
             self.lost.push(env);
         } else {
@@ -183,14 +206,19 @@ impl Network {
             if self.per_node.len() <= i {
                 self.per_node.resize(i + 1, 0);
             }
-            self.per_node[i] = if add { self.per_node[i] + 1 } else { self.per_node[i].saturating_sub(1) };
+            self.per_node[i] = if add {
+                self.per_node[i] + 1
+            } else {
+                self.per_node[i].saturating_sub(1)
+            };
         }
     }
 
     /// Drops every message to or from `c` (its process is gone).
     pub fn forget_client(&mut self, c: ClientId) {
-        let (gone, kept): (Vec<Envelope>, Vec<Envelope>) =
-            std::mem::take(&mut self.in_flight.0).into_iter().partition(|e| e.from == Node::Client(c) || e.to == Node::Client(c));
+        let (gone, kept): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.in_flight.0)
+            .into_iter()
+            .partition(|e| e.from == Node::Client(c) || e.to == Node::Client(c));
         self.in_flight.0 = kept;
         for e in &gone {
             self.count(e, false);
@@ -246,7 +274,14 @@ mod tests {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         n.partitioned.insert(0);
         n.send(0, Node::Client(0), Node::Service, ping(), L, &mut rng);
-        n.send(0, Node::Client(0), Node::Resource, Payload::ResUp(ResUp::Read { token: 1 }), L, &mut rng);
+        n.send(
+            0,
+            Node::Client(0),
+            Node::Resource,
+            Payload::ResUp(ResUp::Read { token: 1 }),
+            L,
+            &mut rng,
+        );
         assert_eq!(n.len(), 1);
         assert_eq!(n.lost().count(), 1);
         n.tidy(100);

@@ -32,51 +32,126 @@ pub(super) fn at(at: u64, command: Command) -> TimedCommand {
 
 /// Fixed latency so that "C1 is first" holds in presets that need it.
 pub(super) fn base(recipe: RecipeKind, clients: u32) -> Scenario {
-    Scenario { recipe, clients, latency_min: 1, latency_max: 1, start_spread: 0, ..Scenario::default() }
+    Scenario {
+        recipe,
+        clients,
+        latency_min: 1,
+        latency_max: 1,
+        start_spread: 0,
+        ..Scenario::default()
+    }
 }
 
 fn herd() -> Scenario {
-    Scenario { rounds: 1, hold_min: 4, hold_max: 4, ..base(RecipeKind::Naive, 6) }
+    Scenario {
+        rounds: 1,
+        hold_min: 4,
+        hold_max: 4,
+        ..base(RecipeKind::Naive, 6)
+    }
 }
 fn queue() -> Scenario {
-    Scenario { hold_min: 4, hold_max: 4, ..base(RecipeKind::Sequential, 6) }
+    Scenario {
+        hold_min: 4,
+        hold_max: 4,
+        ..base(RecipeKind::Sequential, 6)
+    }
 }
 fn reentrant() -> Scenario {
-    Scenario { nesting: 2, ..base(RecipeKind::Curator, 3) }
+    Scenario {
+        nesting: 2,
+        ..base(RecipeKind::Curator, 3)
+    }
 }
 fn holder_crash() -> Scenario {
-    Scenario { hold_min: 20, hold_max: 20, faults: vec![at(8, Command::Crash { client: 0 })], ..base(RecipeKind::Sequential, 3) }
+    Scenario {
+        hold_min: 20,
+        hold_max: 20,
+        faults: vec![at(8, Command::Crash { client: 0 })],
+        ..base(RecipeKind::Sequential, 3)
+    }
 }
 fn middle_leaves() -> Scenario {
-    Scenario { hold_min: 25, hold_max: 25, faults: vec![at(10, Command::Close { client: 1 })], ..base(RecipeKind::Sequential, 3) }
+    Scenario {
+        hold_min: 25,
+        hold_max: 25,
+        faults: vec![at(10, Command::Close { client: 1 })],
+        ..base(RecipeKind::Sequential, 3)
+    }
 }
 fn gc_pause(fencing: bool) -> Scenario {
-    Scenario { hold_min: 6, hold_max: 6, fencing, faults: vec![at(8, Command::Pause { client: 0, ticks: 40 })], ..base(RecipeKind::Curator, 2) }
+    Scenario {
+        hold_min: 6,
+        hold_max: 6,
+        fencing,
+        faults: vec![at(
+            8,
+            Command::Pause {
+                client: 0,
+                ticks: 40,
+            },
+        )],
+        ..base(RecipeKind::Curator, 2)
+    }
 }
 fn partition() -> Scenario {
     Scenario {
         hold_min: 30,
         hold_max: 30,
         fencing: true,
-        faults: vec![at(8, Command::Partition { client: 0 }), at(45, Command::Heal { client: 0 })],
+        faults: vec![
+            at(8, Command::Partition { client: 0 }),
+            at(45, Command::Heal { client: 0 }),
+        ],
         ..base(RecipeKind::Curator, 2)
     }
 }
 fn lost_reply(recipe: RecipeKind) -> Scenario {
-    Scenario { faults: vec![at(1, Command::DropReply { client: 1 })], ..base(recipe, 3) }
+    Scenario {
+        faults: vec![at(1, Command::DropReply { client: 1 })],
+        ..base(recipe, 3)
+    }
 }
 fn no_recheck() -> Scenario {
-    Scenario { hold_min: 25, hold_max: 25, faults: vec![at(10, Command::Close { client: 1 })], ..base(RecipeKind::NoRecheck, 3) }
+    Scenario {
+        hold_min: 25,
+        hold_max: 25,
+        faults: vec![at(10, Command::Close { client: 1 })],
+        ..base(RecipeKind::NoRecheck, 3)
+    }
 }
 fn lost_wakeup() -> Scenario {
     // C2 stalls (a short GC pause) right after its create failed, while C1 finishes and releases.
-    Scenario { hold_min: 1, hold_max: 1, faults: vec![at(3, Command::Pause { client: 1, ticks: 10 })], ..base(RecipeKind::LostWakeup, 2) }
+    Scenario {
+        hold_min: 1,
+        hold_max: 1,
+        faults: vec![at(
+            3,
+            Command::Pause {
+                client: 1,
+                ticks: 10,
+            },
+        )],
+        ..base(RecipeKind::LostWakeup, 2)
+    }
 }
 fn rwlock() -> Scenario {
-    Scenario { readers: vec![0, 2, 3], hold_min: 5, hold_max: 5, ..base(RecipeKind::Rwlock, 5) }
+    Scenario {
+        readers: vec![0, 2, 3],
+        hold_min: 5,
+        hold_max: 5,
+        ..base(RecipeKind::Rwlock, 5)
+    }
 }
 fn ids(recipe: RecipeKind) -> Scenario {
-    Scenario { resource: ResourceKind::IdGenerator, hold_min: 1, hold_max: 2, latency_max: 2, start_spread: 3, ..base(recipe, 10) }
+    Scenario {
+        resource: ResourceKind::IdGenerator,
+        hold_min: 1,
+        hold_max: 2,
+        latency_max: 2,
+        start_spread: 3,
+        ..base(recipe, 10)
+    }
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -143,6 +218,14 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 /// Presets of the other lock services: the lean bundle knows only their ids, to hand a link
 /// to one of them over to the full bundle.
 pub const SERVICE_PRESET_IDS: [&str; 10] = [
-    "sql-crash", "sql-lease", "sql-row-lock", "redis-setnx-crash", "redis-setnx-repair",
-    "redis-lease-pause", "redis-failover", "etcd-mutex", "etcd-pause-fenced", "etcd-leader-change",
+    "sql-crash",
+    "sql-lease",
+    "sql-row-lock",
+    "redis-setnx-crash",
+    "redis-setnx-repair",
+    "redis-lease-pause",
+    "redis-failover",
+    "etcd-mutex",
+    "etcd-pause-fenced",
+    "etcd-leader-change",
 ];

@@ -6,7 +6,14 @@ use super::scenario::{Command, Scenario, TimedCommand};
 use crate::recipes::RecipeKind;
 
 fn svc(recipe: RecipeKind, clients: u32, lease: u64, faults: Vec<TimedCommand>) -> Scenario {
-    Scenario { hold_min: 20, hold_max: 20, lease, fencing: true, faults, ..base(recipe, clients) }
+    Scenario {
+        hold_min: 20,
+        hold_max: 20,
+        lease,
+        fencing: true,
+        faults,
+        ..base(recipe, clients)
+    }
 }
 
 pub const SERVICE_PRESETS: &[Preset] = &[

@@ -38,7 +38,10 @@ pub struct Resource {
 
 impl Resource {
     pub fn new(fencing: bool) -> Self {
-        Resource { fencing, ..Resource::default() }
+        Resource {
+            fencing,
+            ..Resource::default()
+        }
     }
 
     /// Answers a request. With fencing, any request carrying a token lower than the highest
@@ -49,24 +52,55 @@ impl Resource {
                 if self.fencing {
                     self.highest_token = self.highest_token.max(token);
                 }
-                ResDown::ReadOk { value: self.value, version: self.version }
+                ResDown::ReadOk {
+                    value: self.value,
+                    version: self.version,
+                }
             }
-            ResUp::Write { value, read_version, token } => self.write(now, client, value, read_version, token),
+            ResUp::Write {
+                value,
+                read_version,
+                token,
+            } => self.write(now, client, value, read_version, token),
         }
     }
 
-    fn write(&mut self, at: Tick, client: ClientId, value: u64, read_version: u64, token: i64) -> ResDown {
+    fn write(
+        &mut self,
+        at: Tick,
+        client: ClientId,
+        value: u64,
+        read_version: u64,
+        token: i64,
+    ) -> ResDown {
         if self.fencing && token < self.highest_token {
             self.rejected += 1;
-            self.remember(WriteRecord { at, client, value, token, accepted: false, lost_update: false });
-            return ResDown::WriteRejected { token, highest: self.highest_token };
+            self.remember(WriteRecord {
+                at,
+                client,
+                value,
+                token,
+                accepted: false,
+                lost_update: false,
+            });
+            return ResDown::WriteRejected {
+                token,
+                highest: self.highest_token,
+            };
         }
         self.highest_token = self.highest_token.max(token);
         let lost_update = read_version != self.version;
         self.value = value;
         self.version += 1;
         self.accepted += 1;
-        let w = WriteRecord { at, client, value, token, accepted: true, lost_update };
+        let w = WriteRecord {
+            at,
+            client,
+            value,
+            token,
+            accepted: true,
+            lost_update,
+        };
         if lost_update && self.first_lost.is_none() {
             self.first_lost = Some(w.clone());
         }
@@ -98,18 +132,60 @@ mod tests {
     #[test]
     fn interleaved_read_modify_write_loses_an_update() {
         let mut r = Resource::new(false);
-        let ResDown::ReadOk { version: v1, .. } = r.handle(0, 0, ResUp::Read { token: 1 }) else { panic!() };
-        let ResDown::ReadOk { version: v2, .. } = r.handle(1, 1, ResUp::Read { token: 2 }) else { panic!() };
-        r.handle(2, 1, ResUp::Write { value: 1, read_version: v2, token: 2 });
-        r.handle(3, 0, ResUp::Write { value: 1, read_version: v1, token: 1 });
+        let ResDown::ReadOk { version: v1, .. } = r.handle(0, 0, ResUp::Read { token: 1 }) else {
+            panic!()
+        };
+        let ResDown::ReadOk { version: v2, .. } = r.handle(1, 1, ResUp::Read { token: 2 }) else {
+            panic!()
+        };
+        r.handle(
+            2,
+            1,
+            ResUp::Write {
+                value: 1,
+                read_version: v2,
+                token: 2,
+            },
+        );
+        r.handle(
+            3,
+            0,
+            ResUp::Write {
+                value: 1,
+                read_version: v1,
+                token: 1,
+            },
+        );
         assert_eq!(r.first_lost_update().map(|w| w.client), Some(0));
     }
 
     #[test]
     fn fencing_rejects_a_lower_token() {
         let mut r = Resource::new(true);
-        r.handle(0, 1, ResUp::Write { value: 1, read_version: 0, token: 7 });
-        assert_eq!(r.handle(1, 0, ResUp::Write { value: 1, read_version: 0, token: 5 }), ResDown::WriteRejected { token: 5, highest: 7 });
+        r.handle(
+            0,
+            1,
+            ResUp::Write {
+                value: 1,
+                read_version: 0,
+                token: 7,
+            },
+        );
+        assert_eq!(
+            r.handle(
+                1,
+                0,
+                ResUp::Write {
+                    value: 1,
+                    read_version: 0,
+                    token: 5
+                }
+            ),
+            ResDown::WriteRejected {
+                token: 5,
+                highest: 7
+            }
+        );
         assert!(r.first_lost_update().is_none());
         assert_eq!(r.rejected(), 1);
     }

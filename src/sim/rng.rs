@@ -29,7 +29,9 @@ impl SimRng {
         if hi <= lo {
             return lo;
         }
-        let Some(span) = (hi - lo).checked_add(1) else { return self.next_u64() };
+        let Some(span) = (hi - lo).checked_add(1) else {
+            return self.next_u64();
+        };
         let zone = u64::MAX - (u64::MAX % span);
         loop {
             let v = self.next_u64();
@@ -49,7 +51,14 @@ impl SimRng {
         let (a, b) = (self.next_u64(), self.next_u64());
         let b = (b & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
         let a = (a & 0xffff_ffff_ffff_0fff) | 0x4000;
-        format!("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, b & 0xffff_ffff_ffff)
+        format!(
+            "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+            a >> 32,
+            (a >> 16) & 0xffff,
+            a & 0xffff,
+            b >> 48,
+            b & 0xffff_ffff_ffff
+        )
     }
 }
 
@@ -65,7 +74,11 @@ mod tests {
         assert_eq!(first, GOLDEN);
     }
 
-    const GOLDEN: [u64; 3] = [12578764544318200737, 17529487244874322312, 7886285670807131020];
+    const GOLDEN: [u64; 3] = [
+        12578764544318200737,
+        17529487244874322312,
+        7886285670807131020,
+    ];
 
     #[test]
     fn range_stays_in_bounds_and_uuid_is_v4() {

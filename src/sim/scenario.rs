@@ -12,26 +12,48 @@ use crate::recipes::RecipeKind;
 #[serde(rename_all = "snake_case")]
 pub enum Command {
     /// The process dies; its session expires after the timeout.
-    Crash { client: ClientId },
+    Crash {
+        client: ClientId,
+    },
     /// The process closes its session gracefully and stops.
-    Close { client: ClientId },
+    Close {
+        client: ClientId,
+    },
     /// The server expires the client's session now.
-    Expire { client: ClientId },
+    Expire {
+        client: ClientId,
+    },
     /// Cut the link between the client and the lock service.
-    Partition { client: ClientId },
-    Heal { client: ClientId },
+    Partition {
+        client: ClientId,
+    },
+    Heal {
+        client: ClientId,
+    },
     /// A stop-the-world pause (GC, VM migration) of `ticks`.
-    Pause { client: ClientId, ticks: Tick },
+    Pause {
+        client: ClientId,
+        ticks: Tick,
+    },
     /// The next reply from the lock service to this client is lost with its connection.
-    DropReply { client: ClientId },
+    DropReply {
+        client: ClientId,
+    },
     /// Network latency bounds from now on.
-    Latency { min: Tick, max: Tick },
+    Latency {
+        min: Tick,
+        max: Tick,
+    },
     /// The lock service fails over: Redis promotes its replica (or restarts empty), etcd and
     /// ZooKeeper elect a new leader, a database switches to its standby.
     Failover,
     /// Ask the application to acquire now / release now.
-    Acquire { client: ClientId },
-    Release { client: ClientId },
+    Acquire {
+        client: ClientId,
+    },
+    Release {
+        client: ClientId,
+    },
 }
 
 impl Command {
@@ -178,7 +200,11 @@ impl Scenario {
         if self.session_timeout == 0 || self.session_timeout > 100_000 {
             return bad("session_timeout", "must be 1..=100000");
         }
-        for (f, lo, hi) in [("latency", self.latency_min, self.latency_max), ("hold", self.hold_min, self.hold_max), ("think", self.think_min, self.think_max)] {
+        for (f, lo, hi) in [
+            ("latency", self.latency_min, self.latency_max),
+            ("hold", self.hold_min, self.hold_max),
+            ("think", self.think_min, self.think_max),
+        ] {
             if lo > hi || hi > 100_000 {
                 return bad(&format!("{f}_min/{f}_max"), "min must be <= max <= 100000");
             }
@@ -186,23 +212,67 @@ impl Scenario {
         if self.latency_min == 0 {
             return bad("latency_min", "must be at least 1 tick");
         }
-        if self.rounds > 10_000 || self.nesting == 0 || self.nesting > 100 || self.max_leases == 0 || self.max_leases > 1000 {
+        if self.rounds > 10_000
+            || self.nesting == 0
+            || self.nesting > 100
+            || self.max_leases == 0
+            || self.max_leases > 1000
+        {
             return bad("rounds/nesting/max_leases", "out of range");
         }
-        if self.lease == 0 || self.lease > MAX_TICKS || self.poll == 0 || self.poll > 100_000 || self.replica_lag.is_some_and(|l| l > MAX_TICKS) {
-            return bad("lease/poll/replica_lag", "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000");
+        if self.lease == 0
+            || self.lease > MAX_TICKS
+            || self.poll == 0
+            || self.poll > 100_000
+            || self.replica_lag.is_some_and(|l| l > MAX_TICKS)
+        {
+            return bad(
+                "lease/poll/replica_lag",
+                "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000",
+            );
         }
-        if self.start_spread > MAX_TICKS || self.acquire_timeout.is_some_and(|t| t > MAX_TICKS) || self.timeouts.iter().any(|(_, t)| *t > MAX_TICKS) {
-            return bad("start_spread/acquire_timeout/timeouts", &format!("must be at most {MAX_TICKS} ticks"));
+        if self.start_spread > MAX_TICKS
+            || self.acquire_timeout.is_some_and(|t| t > MAX_TICKS)
+            || self.timeouts.iter().any(|(_, t)| *t > MAX_TICKS)
+        {
+            return bad(
+                "start_spread/acquire_timeout/timeouts",
+                &format!("must be at most {MAX_TICKS} ticks"),
+            );
         }
-        if let Some(f) = self.faults.iter().find(|f| f.at > MAX_TICKS || !f.command.ticks_ok()) {
-            return bad("faults", &format!("a fault at tick {} has a time or duration beyond {MAX_TICKS} ticks", f.at));
+        if let Some(f) = self
+            .faults
+            .iter()
+            .find(|f| f.at > MAX_TICKS || !f.command.ticks_ok())
+        {
+            return bad(
+                "faults",
+                &format!(
+                    "a fault at tick {} has a time or duration beyond {MAX_TICKS} ticks",
+                    f.at
+                ),
+            );
         }
         let n = self.clients as usize;
-        if let Some(f) = self.faults.iter().find(|f| f.command.client().is_some_and(|c| c >= n)) {
-            return bad("faults", &format!("client index {} but there are {n} clients", f.command.client().unwrap_or(0)));
+        if let Some(f) = self
+            .faults
+            .iter()
+            .find(|f| f.command.client().is_some_and(|c| c >= n))
+        {
+            return bad(
+                "faults",
+                &format!(
+                    "client index {} but there are {n} clients",
+                    f.command.client().unwrap_or(0)
+                ),
+            );
         }
-        if self.readers.iter().chain(self.timeouts.iter().map(|(c, _)| c)).any(|c| *c >= n) {
+        if self
+            .readers
+            .iter()
+            .chain(self.timeouts.iter().map(|(c, _)| c))
+            .any(|c| *c >= n)
+        {
             return bad("readers/timeouts", "client index out of range");
         }
         Ok(())
@@ -213,7 +283,8 @@ impl Scenario {
     }
 
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
         s.validate()?;
         Ok(s)
     }
@@ -231,14 +302,20 @@ impl Scenario {
         let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(s.trim())
             .map_err(|e| format!("scenario string is not base64url: {e}"))?;
-        let text = String::from_utf8(bytes).map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
         Self::from_json(&text)
     }
 }
 
 /// A JSON error that names the field it is in: the last `"key":` before the error's position.
 pub fn json_error(what: &str, text: &str, e: &serde_json::Error) -> String {
-    let offset: usize = text.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum::<usize>() + e.column();
+    let offset: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + e.column();
     let mut end = offset.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -264,23 +341,44 @@ mod tests {
     #[test]
     fn round_trips_through_json_and_compact_form() {
         let mut s = Scenario::default();
-        s.faults.push(TimedCommand { at: 9, command: Command::Pause { client: 1, ticks: 30 } });
+        s.faults.push(TimedCommand {
+            at: 9,
+            command: Command::Pause {
+                client: 1,
+                ticks: 30,
+            },
+        });
         assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
         let c = s.to_compact();
-        assert!(c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'));
+        assert!(c
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'));
         assert_eq!(Scenario::from_compact(&c).unwrap(), s);
     }
 
     #[test]
     fn errors_are_precise() {
-        assert!(Scenario::from_json(r#"{"clients": 0}"#).unwrap_err().contains("`clients`"));
-        assert!(Scenario::from_json(r#"{"recipe": "zk"}"#).unwrap_err().contains("recipe"));
-        assert!(Scenario::from_json(r#"{"bogus": 1}"#).unwrap_err().contains("bogus"));
-        let bad_fault = r#"{"clients": 2, "faults": [{"at": 3, "command": {"crash": {"client": 5}}}]}"#;
-        assert!(Scenario::from_json(bad_fault).unwrap_err().contains("client index 5"));
-        assert!(Scenario::from_compact("%%%").unwrap_err().contains("base64"));
+        assert!(Scenario::from_json(r#"{"clients": 0}"#)
+            .unwrap_err()
+            .contains("`clients`"));
+        assert!(Scenario::from_json(r#"{"recipe": "zk"}"#)
+            .unwrap_err()
+            .contains("recipe"));
+        assert!(Scenario::from_json(r#"{"bogus": 1}"#)
+            .unwrap_err()
+            .contains("bogus"));
+        let bad_fault =
+            r#"{"clients": 2, "faults": [{"at": 3, "command": {"crash": {"client": 5}}}]}"#;
+        assert!(Scenario::from_json(bad_fault)
+            .unwrap_err()
+            .contains("client index 5"));
+        assert!(Scenario::from_compact("%%%")
+            .unwrap_err()
+            .contains("base64"));
         assert!(Scenario::from_compact("").is_err());
-        assert!(Scenario::from_json("{\"name\": \"锁锁\", \"seed\": \"x\"}").unwrap_err().contains("`seed`"));
+        assert!(Scenario::from_json("{\"name\": \"锁锁\", \"seed\": \"x\"}")
+            .unwrap_err()
+            .contains("`seed`"));
         assert!(Scenario::from_json("\u{e9}{").is_err());
     }
 }

@@ -11,7 +11,9 @@ use crate::services::{zookeeper, Lib, Service, ServiceConfig, ServiceKind};
 /// The service this build can host for the scenario (a lean build without the recipe's
 /// service falls back to ZooKeeper; its page hands such scenarios over before that).
 fn kind(sc: &Scenario) -> ServiceKind {
-    Some(sc.recipe.service()).filter(|k| k.available()).unwrap_or(ServiceKind::ZooKeeper)
+    Some(sc.recipe.service())
+        .filter(|k| k.available())
+        .unwrap_or(ServiceKind::ZooKeeper)
 }
 
 fn config(sc: &Scenario) -> ServiceConfig {
@@ -36,7 +38,12 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         poll: sc.poll,
         ttl_repair: sc.ttl_repair,
     };
-    let timeout = sc.timeouts.iter().find(|(c, _)| *c == i).map(|(_, t)| *t).or(sc.acquire_timeout);
+    let timeout = sc
+        .timeouts
+        .iter()
+        .find(|(c, _)| *c == i)
+        .map(|(_, t)| *t)
+        .or(sc.acquire_timeout);
     let app_cfg = AppConfig {
         hold_min: sc.hold_min,
         hold_max: sc.hold_max,

@@ -39,7 +39,14 @@ pub struct Delivered {
 
 impl From<&Envelope> for Delivered {
     fn from(e: &Envelope) -> Self {
-        Delivered { id: e.id, from: e.from, to: e.to, sent_at: e.sent_at, label: e.payload.label(), lost: e.lost }
+        Delivered {
+            id: e.id,
+            from: e.from,
+            to: e.to,
+            sent_at: e.sent_at,
+            label: e.payload.label(),
+            lost: e.lost,
+        }
     }
 }
 
@@ -64,14 +71,27 @@ impl World {
             Action::Scripted(i) => {
                 self.next_script = self.next_script.max(i + 1);
                 let cmd = self.script.get(*i).map(|t| t.command.clone());
-                (cmd.map(|c| self.command(&c, &mut fired)).unwrap_or_else(|| Narration::new(Key::ServiceTick, None)), None)
+                (
+                    cmd.map(|c| self.command(&c, &mut fired))
+                        .unwrap_or_else(|| Narration::new(Key::ServiceTick, None)),
+                    None,
+                )
             }
             Action::Command(c) => (self.command(c, &mut fired), None),
         };
         self.net.tidy(self.now);
         let sent = (before..self.net.next_id()).collect();
         let deleted = std::mem::take(&mut self.deleted_now);
-        let record = StepRecord { index: self.steps, time: self.now, action, narration, delivered, sent, fired, deleted };
+        let record = StepRecord {
+            index: self.steps,
+            time: self.now,
+            action,
+            narration,
+            delivered,
+            sent,
+            fired,
+            deleted,
+        };
         super::monitors::check(self, record.index);
         record
     }
@@ -82,15 +102,24 @@ impl World {
         }
     }
 
-    fn deliver(&mut self, id: u64, fired: &mut Vec<(ClientId, String, String)>) -> (Narration, Option<Delivered>) {
-        let Some(env) = self.net.take(id) else { return (Narration::new(Key::ServiceTick, None), None) };
+    fn deliver(
+        &mut self,
+        id: u64,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> (Narration, Option<Delivered>) {
+        let Some(env) = self.net.take(id) else {
+            return (Narration::new(Key::ServiceTick, None), None);
+        };
         let client = match (env.from, env.to) {
             (Node::Client(c), _) | (_, Node::Client(c)) => Some(c),
             _ => None,
         };
         if env.lost {
             self.metrics.lost_messages += 1;
-            return (Narration::new(Key::MessageLost, client).a(env.payload.label()), Some((&env).into()));
+            return (
+                Narration::new(Key::MessageLost, client).a(env.payload.label()),
+                Some((&env).into()),
+            );
         }
         let n = match (env.to, env.payload.clone()) {
             (Node::Service, Payload::Up(m)) => self.at_service(client.unwrap_or(0), m, fired),
@@ -105,14 +134,26 @@ impl World {
     fn at_resource(&mut self, c: ClientId, m: ResUp) -> Narration {
         let answer = self.resource.handle(self.now, c, m.clone());
         let n = match (&m, &answer) {
-            (ResUp::Read { .. }, ResDown::ReadOk { value, .. }) => Narration::new(Key::ResourceRead, Some(c)).n(*value as i64),
+            (ResUp::Read { .. }, ResDown::ReadOk { value, .. }) => {
+                Narration::new(Key::ResourceRead, Some(c)).n(*value as i64)
+            }
             (ResUp::Write { value, token, .. }, ResDown::WriteRejected { highest, .. }) => {
-                Narration::new(Key::ResourceWrite, Some(c)).n(*value as i64).a(token.to_string()).b(Detail::Rejected { highest: *highest })
+                Narration::new(Key::ResourceWrite, Some(c))
+                    .n(*value as i64)
+                    .a(token.to_string())
+                    .b(Detail::Rejected { highest: *highest })
             }
             (ResUp::Write { value, token, .. }, _) => {
                 let lost = self.resource.writes.back().is_some_and(|w| w.lost_update);
-                let d = if lost { Detail::LostUpdate } else { Detail::Accepted };
-                Narration::new(Key::ResourceWrite, Some(c)).n(*value as i64).a(token.to_string()).b(d)
+                let d = if lost {
+                    Detail::LostUpdate
+                } else {
+                    Detail::Accepted
+                };
+                Narration::new(Key::ResourceWrite, Some(c))
+                    .n(*value as i64)
+                    .a(token.to_string())
+                    .b(d)
             }
             _ => Narration::new(Key::ResourceAnswer, Some(c)),
         };
@@ -126,7 +167,10 @@ impl World {
             return Narration::new(Key::ToDeadClient, Some(c)).a(label);
         }
         let phase = self.clients[c].recipe.phase();
-        let was_waiting = matches!(phase, crate::recipes::Phase::Watching(_) | crate::recipes::Phase::Waiting(_));
+        let was_waiting = matches!(
+            phase,
+            crate::recipes::Phase::Watching(_) | crate::recipes::Phase::Waiting(_)
+        );
         let releasing = phase == crate::recipes::Phase::Releasing;
         let (now, rng) = (self.now, &mut self.rng);
         let (out, n) = match p {
@@ -140,12 +184,17 @@ impl World {
             }
             Payload::ResDown(m) => {
                 let b = res_answer(&m);
-                (self.clients[c].receive_res(now, m, rng), Narration::new(Key::ResourceAnswer, Some(c)).b(b))
+                (
+                    self.clients[c].receive_res(now, m, rng),
+                    Narration::new(Key::ResourceAnswer, Some(c)).b(b),
+                )
             }
             _ => (Vec::new(), Narration::new(Key::ServiceTick, None)),
         };
         // A hand-off: the holder's release finished.
-        self.metrics.releases += u64::from(releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing);
+        self.metrics.releases += u64::from(
+            releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing,
+        );
         self.client_sends(c, out);
         n.phase(self.clients[c].recipe.phase())
     }
@@ -214,7 +263,12 @@ impl World {
         id
     }
 
-    fn at_service(&mut self, c: ClientId, m: Up, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+    fn at_service(
+        &mut self,
+        c: ClientId,
+        m: Up,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
         let mut out = Out::default();
         let n = self.service.receive(self.now, c, m, &mut out);
         self.emit(out, fired);

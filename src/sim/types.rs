@@ -24,16 +24,28 @@ pub enum Node {
 pub enum ResUp {
     /// A read also shows the token, so a fencing resource learns of newer holders early.
     Read { token: i64 },
-    Write { value: u64, read_version: u64, token: i64 },
+    Write {
+        value: u64,
+        read_version: u64,
+        token: i64,
+    },
 }
 
 /// Protected resource → client.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ResDown {
-    ReadOk { value: u64, version: u64 },
-    WriteOk { value: u64 },
+    ReadOk {
+        value: u64,
+        version: u64,
+    },
+    WriteOk {
+        value: u64,
+    },
     /// Fencing: the token is lower than the highest the resource has seen.
-    WriteRejected { token: i64, highest: i64 },
+    WriteRejected {
+        token: i64,
+        highest: i64,
+    },
 }
 
 /// Everything that travels on the simulated network.
@@ -57,7 +69,9 @@ impl Payload {
             Payload::Down(m) => m.label(),
             Payload::Hangup => "FIN (connection closed)".into(),
             Payload::ResUp(ResUp::Read { .. }) => "read".into(),
-            Payload::ResUp(ResUp::Write { value, token, .. }) => format!("write {value} (token {token})"),
+            Payload::ResUp(ResUp::Write { value, token, .. }) => {
+                format!("write {value} (token {token})")
+            }
             Payload::ResDown(ResDown::ReadOk { value, .. }) => format!("value {value}"),
             Payload::ResDown(ResDown::WriteOk { .. }) => "write ok".into(),
             Payload::ResDown(ResDown::WriteRejected { .. }) => "write rejected".into(),

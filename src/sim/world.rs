@@ -75,7 +75,9 @@ impl World {
     pub fn new(sc: &Scenario) -> World {
         let mut rng = SimRng::new(sc.seed);
         let service = super::setup::make_service(sc);
-        let clients = (0..sc.clients as usize).map(|i| super::setup::make_client(sc, i, &mut rng)).collect();
+        let clients = (0..sc.clients as usize)
+            .map(|i| super::setup::make_client(sc, i, &mut rng))
+            .collect();
         let mut w = World {
             now: 0,
             service,
@@ -83,7 +85,10 @@ impl World {
             clients,
             net: Network::default(),
             rng,
-            latency: Latency { min: sc.latency_min, max: sc.latency_max },
+            latency: Latency {
+                min: sc.latency_min,
+                max: sc.latency_max,
+            },
             script: sc.faults.clone(),
             next_script: 0,
             metrics: Metrics::default(),
@@ -130,7 +135,9 @@ impl World {
 
     pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {
         self.metrics.messages += 1;
-        let id = self.net.send(self.now, from, to, payload, self.latency, &mut self.rng);
+        let id = self
+            .net
+            .send(self.now, from, to, payload, self.latency, &mut self.rng);
         // A message lost at send is the newest lost one (no scan of the lost queue).
         if self.net.lost().next_back().is_some_and(|e| e.id == id) {
             self.metrics.lost_messages += 1;
@@ -186,7 +193,11 @@ impl World {
             Action::Scripted(i) => (*i as u64, 0),
             _ => (0, 0),
         };
-        self.enabled().into_iter().min_by(|(ta, a), (tb, b)| ta.cmp(tb).then(rank(a).cmp(&rank(b))).then(tie(a).cmp(&tie(b))))
+        self.enabled().into_iter().min_by(|(ta, a), (tb, b)| {
+            ta.cmp(tb)
+                .then(rank(a).cmp(&rank(b)))
+                .then(tie(a).cmp(&tie(b)))
+        })
     }
 }
 
@@ -195,7 +206,10 @@ impl World {
     /// scripted command remains, and nothing but pings is in flight.
     pub fn quiescent(&self) -> bool {
         use super::app::AppState;
-        let apps_done = self.clients.iter().all(|c| !c.alive() || (c.app.state == AppState::Done && c.lib.quiet()));
+        let apps_done = self
+            .clients
+            .iter()
+            .all(|c| !c.alive() || (c.app.state == AppState::Done && c.lib.quiet()));
         let only_pings = self.net.in_flight().all(|e| e.payload.background());
         apps_done && only_pings && self.next_script >= self.script.len()
     }

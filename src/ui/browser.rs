@@ -9,22 +9,35 @@ fn window() -> Option<web_sys::Window> {
 
 /// The page's query string (`?…`), or empty.
 pub fn query() -> String {
-    window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+    window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
 }
 
 /// The page address without its query.
 pub fn base_url() -> String {
-    let Some(loc) = window().map(|w| w.location()) else { return String::new() };
-    format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
+    let Some(loc) = window().map(|w| w.location()) else {
+        return String::new();
+    };
+    format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
 }
 
 /// Opens the full bundle's page (`full.html` beside this one) with this query: the lean first
 /// bundle hands over to it for the other lock services, compare mode and the matrix.
 pub fn go_full(q: &str) {
-    let Some(loc) = window().map(|w| w.location()) else { return };
+    let Some(loc) = window().map(|w| w.location()) else {
+        return;
+    };
     let path = loc.pathname().unwrap_or_default();
     let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-    let _ = loc.replace(&format!("{}{dir}full.html?{q}", loc.origin().unwrap_or_default()));
+    let _ = loc.replace(&format!(
+        "{}{dir}full.html?{q}",
+        loc.origin().unwrap_or_default()
+    ));
 }
 
 pub fn browser_language() -> Option<String> {
@@ -43,7 +56,8 @@ pub fn replace_query(q: &str) {
 pub fn copy(text: &str) -> bool {
     let Some(w) = window() else { return false };
     // Some contexts (plain http, sandboxed frames) have no clipboard at all.
-    let has = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).is_ok_and(|v| !v.is_undefined() && !v.is_null());
+    let has = js_sys::Reflect::get(&w.navigator(), &"clipboard".into())
+        .is_ok_and(|v| !v.is_undefined() && !v.is_null());
     if !has {
         return false;
     }
@@ -56,13 +70,22 @@ pub fn copy(text: &str) -> bool {
 
 /// Offers `text` as a file download.
 pub fn download(name: &str, mime: &str, text: &str) {
-    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let props = web_sys::BlobPropertyBag::new();
     props.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Ok(a) = doc
+        .create_element("a")
+        .map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>())
+    {
         a.set_href(&url);
         a.set_download(name);
         a.click();
@@ -71,14 +94,23 @@ pub fn download(name: &str, mime: &str, text: &str) {
 }
 
 /// Reads the first file of an `<input type=file>` as text, then calls `done`.
-pub fn read_file(input: &web_sys::HtmlInputElement, done: impl FnOnce(Result<String, String>) + 'static) {
-    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+pub fn read_file(
+    input: &web_sys::HtmlInputElement,
+    done: impl FnOnce(Result<String, String>) + 'static,
+) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
     if file.size() > 5_000_000.0 {
         done(Err("the file is larger than 5 MB".into()));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
         let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-        done(text.ok().and_then(|v| v.as_string()).ok_or_else(|| "the file could not be read as text".to_string()));
+        done(
+            text.ok()
+                .and_then(|v| v.as_string())
+                .ok_or_else(|| "the file could not be read as text".to_string()),
+        );
     });
 }

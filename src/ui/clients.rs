@@ -52,10 +52,28 @@ pub fn ClientsPanel() -> impl IntoView {
 }
 
 /// One lane, keyed by client id; its texts follow the frame in place.
-fn client(app: App, id: usize, pause_ticks: RwSignal<u64>, service: Memo<crate::services::ServiceKind>) -> impl IntoView {
+fn client(
+    app: App,
+    id: usize,
+    pause_ticks: RwSignal<u64>,
+    service: Memo<crate::services::ServiceKind>,
+) -> impl IntoView {
     let row = Memo::new(move |_| app.frame.with(|f| f.clients.get(id).cloned()));
-    let get = move |f: fn(&ClientRow, crate::sim::Lang) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, app.lang.get())).unwrap_or_default());
-    let class = move || row.with(|r| r.as_ref().map(|c| format!("ls-client ls-client--{} ls-client--{}", c.phase_class, c.state_class)).unwrap_or_default());
+    let get = move |f: fn(&ClientRow, crate::sim::Lang) -> String| {
+        move || row.with(|r| r.as_ref().map(|r| f(r, app.lang.get())).unwrap_or_default())
+    };
+    let class = move || {
+        row.with(|r| {
+            r.as_ref()
+                .map(|c| {
+                    format!(
+                        "ls-client ls-client--{} ls-client--{}",
+                        c.phase_class, c.state_class
+                    )
+                })
+                .unwrap_or_default()
+        })
+    };
     let partitioned = move || row.with(|r| r.as_ref().is_some_and(|c| c.partitioned));
     let act = move |cmd: Command| move |_| app.inject(cmd.clone());
     view! {

@@ -12,7 +12,13 @@ use crate::view::url::UI_MAX_CLIENTS;
 #[component]
 pub fn Playback() -> impl IntoView {
     let app = expect_context::<App>();
-    let play_label = move || if app.playing.get() { t("ui.pause", app.lang.get()) } else { t("ui.play", app.lang.get()) };
+    let play_label = move || {
+        if app.playing.get() {
+            t("ui.pause", app.lang.get())
+        } else {
+            t("ui.play", app.lang.get())
+        }
+    };
     view! {
         <div class="ls-playback" role="toolbar" aria-label="playback">
             <button id="ls-first" on:click=move |_| app.seek(0) title=tr(app, "ui.first") aria-label=tr(app, "ui.first")>"|◀"</button>
@@ -55,12 +61,17 @@ pub fn ScenarioPicker() -> impl IntoView {
         s.seed = d.seed;
         s.fencing = d.fencing;
         let n = s.clients as usize;
-        s.faults.retain(|f| f.command.client().is_none_or(|c| c < n));
+        s.faults
+            .retain(|f| f.command.client().is_none_or(|c| c < n));
         s.readers.retain(|r| *r < n);
         s.timeouts.retain(|(r, _)| *r < n);
         app.load(&app.preset.get_untracked(), s);
     };
-    let lesson = move || presets::find(&app.preset.get()).map(|p| p.lesson(app.lang.get())).unwrap_or_default();
+    let lesson = move || {
+        presets::find(&app.preset.get())
+            .map(|p| p.lesson(app.lang.get()))
+            .unwrap_or_default()
+    };
     view! {
         <section class="ls-panel ls-picker" aria-labelledby="ls-picker-h">
             <h2 id="ls-picker-h">{tr(app, "ui.scenario")}</h2>
@@ -118,7 +129,12 @@ pub fn install_keyboard(app: App) {
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .is_some_and(|e| matches!(e.tag_name().as_str(), "BUTTON" | "A" | "LABEL"));
-        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || (on_control && ev.key() == " ") {
+        if typing
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+            || (on_control && ev.key() == " ")
+        {
             return;
         }
         let handled = match ev.key().as_str() {

@@ -30,26 +30,42 @@ pub fn Tools() -> impl IntoView {
         let url = app.share_url(false);
         let copied = browser::copy(&url);
         app.dialog.set(Some(url));
-        app.notice.set(copied.then(|| t("ui.copied", app.lang.get_untracked()).to_string()));
+        app.notice
+            .set(copied.then(|| t("ui.copied", app.lang.get_untracked()).to_string()));
     };
     let embed = move |_| {
         let url = app.share_url(true);
-        let snippet = format!(r#"<iframe src="{url}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#);
-        app.notice.set(Some(t("ui.embed_hint", app.lang.get_untracked()).to_string()));
+        let snippet = format!(
+            r#"<iframe src="{url}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#
+        );
+        app.notice.set(Some(
+            t("ui.embed_hint", app.lang.get_untracked()).to_string(),
+        ));
         app.dialog.set(Some(snippet));
     };
     let export_svg = move |_| {
         let lang = app.lang.get_untracked();
-        let title = crate::sim::presets::find(&app.preset.get_untracked()).map(|p| p.title(lang)).unwrap_or("Lockstep");
-        let svg = app.frame.with_untracked(|f| crate::view::svg::export(f, title, lang));
+        let title = crate::sim::presets::find(&app.preset.get_untracked())
+            .map(|p| p.title(lang))
+            .unwrap_or("Lockstep");
+        let svg = app
+            .frame
+            .with_untracked(|f| crate::view::svg::export(f, title, lang));
         browser::download("lockstep-frame.svg", "image/svg+xml", &svg);
     };
     let export_json = move |_| {
-        let json = app.sim.with_untracked(|s| serde_json::to_string(s.run()).unwrap_or_default());
+        let json = app
+            .sim
+            .with_untracked(|s| serde_json::to_string(s.run()).unwrap_or_default());
         browser::download("lockstep-run.json", "application/json", &json);
     };
     let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
         browser::read_file(&input, move |r| match r.and_then(|text| parse_run(&text)) {
             Ok(run) => app.load_run(run),
             Err(e) => app.error(format!("{}: {e}", t("ui.import", app.lang.get_untracked()))),
@@ -83,13 +99,21 @@ pub fn parse_run(text: &str) -> Result<Run, String> {
     }
     let is_run = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.scenario.is_some());
     let run = if is_run {
-        serde_json::from_str::<Run>(text).map_err(|e| crate::sim::scenario::json_error("run", text, &e))?
+        serde_json::from_str::<Run>(text)
+            .map_err(|e| crate::sim::scenario::json_error("run", text, &e))?
     } else {
-        Run { scenario: crate::sim::Scenario::from_json(text)?, forced: Default::default() }
+        Run {
+            scenario: crate::sim::Scenario::from_json(text)?,
+            forced: Default::default(),
+        }
     };
     run.validate()?;
     if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
-        return Err(format!("{} clients is more than this screen shows ({})", run.scenario.clients, crate::view::url::UI_MAX_CLIENTS));
+        return Err(format!(
+            "{} clients is more than this screen shows ({})",
+            run.scenario.clients,
+            crate::view::url::UI_MAX_CLIENTS
+        ));
     }
     Ok(run)
 }

@@ -27,7 +27,10 @@ use state::{App, SPEEDS};
 
 /// A label that follows the language. One closure type serves every label, which keeps the
 /// wasm smaller than a closure per call site.
-pub(crate) fn tr(app: App, key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+pub(crate) fn tr(
+    app: App,
+    key: &'static str,
+) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
     move || t(key, app.lang.get())
 }
 
@@ -44,7 +47,13 @@ fn Root() -> impl IntoView {
     controls::install_keyboard(app);
     autoplay(app);
     app.sync_url();
-    let lang_attr = move || if app.lang.get() == Lang::Zh { "zh-Hans" } else { "en" };
+    let lang_attr = move || {
+        if app.lang.get() == Lang::Zh {
+            "zh-Hans"
+        } else {
+            "en"
+        }
+    };
     if app.embed {
         view! { <div class="ls-app ls-app--embed" lang=lang_attr><EmbedLayout/></div> }.into_any()
     } else {
@@ -62,10 +71,14 @@ fn autoplay(app: App) {
         }
         handle.set_value(None);
         if playing {
-            let every = Duration::from_millis(1000 / u64::from(SPEEDS[speed.min(SPEEDS.len() - 1)]));
-            let h = set_interval_with_handle(move || {
-                app.step();
-            }, every);
+            let every =
+                Duration::from_millis(1000 / u64::from(SPEEDS[speed.min(SPEEDS.len() - 1)]));
+            let h = set_interval_with_handle(
+                move || {
+                    app.step();
+                },
+                every,
+            );
             handle.set_value(h.ok());
         }
     });

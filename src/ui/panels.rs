@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use super::state::App;
 use super::tr;
+use crate::services::Lifetime;
 use crate::sim::narrate::Key;
 use crate::view::i18n::t;
-use crate::services::Lifetime;
 use crate::view::layout::{client_colour, fixed};
 
 #[component]
@@ -35,7 +35,16 @@ pub fn StepLog() -> impl IntoView {
             s.records()[lo..hi]
                 .iter()
                 .rev()
-                .filter(|r| !hide || !matches!(r.narration.key, Key::TimerPing | Key::PingArrives | Key::PongArrives | Key::TimerKeepAlive))
+                .filter(|r| {
+                    !hide
+                        || !matches!(
+                            r.narration.key,
+                            Key::TimerPing
+                                | Key::PingArrives
+                                | Key::PongArrives
+                                | Key::TimerKeepAlive
+                        )
+                })
                 .map(|r| (r.index, r.time, r.narration.text(lang)))
                 .collect::<Vec<_>>()
         })
@@ -71,7 +80,15 @@ pub fn StepLog() -> impl IntoView {
 #[component]
 pub fn ResourcePanel() -> impl IntoView {
     let app = expect_context::<App>();
-    let resource = Memo::new(move |_| app.frame.with(|f| ResourceData { value: f.value, highest_token: f.highest_token, fencing: f.fencing, ids: f.ids, writes: f.writes.clone() }));
+    let resource = Memo::new(move |_| {
+        app.frame.with(|f| ResourceData {
+            value: f.value,
+            highest_token: f.highest_token,
+            fencing: f.fencing,
+            ids: f.ids,
+            writes: f.writes.clone(),
+        })
+    });
     view! {
         <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
             <h2 id="ls-res-h">{tr(app, "panel.resource")}</h2>
@@ -134,13 +151,20 @@ pub fn Monitors() -> impl IntoView {
 #[component]
 fn Metrics() -> impl IntoView {
     let app = expect_context::<App>();
-    let data = Memo::new(move |_| app.frame.with(|f| MetricsData {
-        requests: f.requests,
-        notifications: f.notifications,
-        herd_factor: f.herd_factor,
-        last_zxid: f.stamp.filter(|(k, _)| *k == "zxid").map_or(0, |(_, v)| v),
-        waits: f.clients.iter().take(12).map(|c| (c.id, c.waits.clone())).collect(),
-    }));
+    let data = Memo::new(move |_| {
+        app.frame.with(|f| MetricsData {
+            requests: f.requests,
+            notifications: f.notifications,
+            herd_factor: f.herd_factor,
+            last_zxid: f.stamp.filter(|(k, _)| *k == "zxid").map_or(0, |(_, v)| v),
+            waits: f
+                .clients
+                .iter()
+                .take(12)
+                .map(|c| (c.id, c.waits.clone()))
+                .collect(),
+        })
+    });
     move || {
         let lang = app.lang.get();
         data.with(|f| {
@@ -198,7 +222,8 @@ pub fn Inspector() -> impl IntoView {
     let app = expect_context::<App>();
     let row = Memo::new(move |_| {
         let sel = app.selected.get()?;
-        app.frame.with(|f| f.tree.iter().find(|r| r.id == sel).cloned())
+        app.frame
+            .with(|f| f.tree.iter().find(|r| r.id == sel).cloned())
     });
     move || {
         row.get().map(|r| {

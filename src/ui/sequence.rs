@@ -70,12 +70,23 @@ pub fn SequenceDiagram() -> impl IntoView {
         })
     });
     let width = move || (((clients.get() + 2) as i64) * 56).max(320);
-    let service = Memo::new(move |_| app.frame.with(|f| if f.service == crate::services::ServiceKind::ZooKeeper { "ZK" } else { f.service.name() }));
+    let service = Memo::new(move |_| {
+        app.frame.with(|f| {
+            if f.service == crate::services::ServiceKind::ZooKeeper {
+                "ZK"
+            } else {
+                f.service.name()
+            }
+        })
+    });
     let heads = move || {
         let n = clients.get();
         (0..n)
             .map(|c| (format!("C{}", c + 1), Node::Client(c)))
-            .chain([(service.get().to_string(), Node::Service), ("res".to_string(), Node::Resource)])
+            .chain([
+                (service.get().to_string(), Node::Service),
+                ("res".to_string(), Node::Resource),
+            ])
             .map(|(label, node)| {
                 let x = column(node, n);
                 view! {
@@ -85,7 +96,12 @@ pub fn SequenceDiagram() -> impl IntoView {
             })
             .collect_view()
     };
-    let shift = move || format!("translate(0 {})", -((now.get() - WINDOW_TICKS).max(0) * SCALE));
+    let shift = move || {
+        format!(
+            "translate(0 {})",
+            -((now.get() - WINDOW_TICKS).max(0) * SCALE)
+        )
+    };
     view! {
         <section class="ls-panel ls-sequence" aria-labelledby="ls-seq-h">
             <h2 id="ls-seq-h">{tr(app, "panel.sequence")}</h2>

@@ -61,7 +61,10 @@ struct Dot {
 #[component]
 pub fn StageView() -> impl IntoView {
     let app = expect_context::<App>();
-    let stage = Memo::new(move |_| app.frame.with(|f| Stage::new(f.clients.len(), f.tree.len() + f.removed.len())));
+    let stage = Memo::new(move |_| {
+        app.frame
+            .with(|f| Stage::new(f.clients.len(), f.tree.len() + f.removed.len()))
+    });
     let lanes = Memo::new(move |_| app.frame.with(|f| lanes(f, &stage.get())));
     let edges = Memo::new(move |_| app.frame.with(|f| edges(f, &stage.get())));
     let rows = Memo::new(move |_| app.frame.with(|f| rows(f, &stage.get())));
@@ -106,9 +109,25 @@ fn lanes(f: &Frame, s: &Stage) -> Vec<Lane> {
         .map(|c| {
             let (y, h) = (s.lane(c.id), (s.lane_h - 6).max(2));
             let label = (s.lane_h >= 14).then(|| format!("{} · {}", c.name, c.phase));
-            let class = format!("ls-lane ls-lane--{} ls-lane--{}", c.phase_class, c.state_class);
-            let key = format!("{}|{y}|{h}|{}|{class}|{}", c.id, label.as_deref().unwrap_or(""), c.partitioned);
-            Lane { key, id: c.id, y, h, label, class, cut: c.partitioned }
+            let class = format!(
+                "ls-lane ls-lane--{} ls-lane--{}",
+                c.phase_class, c.state_class
+            );
+            let key = format!(
+                "{}|{y}|{h}|{}|{class}|{}",
+                c.id,
+                label.as_deref().unwrap_or(""),
+                c.partitioned
+            );
+            Lane {
+                key,
+                id: c.id,
+                y,
+                h,
+                label,
+                class,
+                cut: c.partitioned,
+            }
         })
         .collect()
 }
@@ -135,16 +154,36 @@ fn edges(f: &Frame, s: &Stage) -> Vec<Edge> {
         .iter()
         .filter_map(|w| {
             let d = edge_path(s, w.client, s.row_of(f, &w.path)?);
-            let class = if w.child { "ls-watch ls-watch--child" } else { "ls-watch" };
+            let class = if w.child {
+                "ls-watch ls-watch--child"
+            } else {
+                "ls-watch"
+            };
             let tag = format!("C{}:{}", w.client + 1, w.path);
-            Some(Edge { key: format!("{tag}|{class}|{d}"), d, colour: client_colour(w.client), class, tag })
+            Some(Edge {
+                key: format!("{tag}|{class}|{d}"),
+                d,
+                colour: client_colour(w.client),
+                class,
+                tag,
+            })
         })
         .collect();
     for (c, path) in &f.fired {
-        let ghost = f.removed.iter().position(|p| p == path).and_then(|i| s.rows.get(f.tree.len() + i).copied());
+        let ghost = f
+            .removed
+            .iter()
+            .position(|p| p == path)
+            .and_then(|i| s.rows.get(f.tree.len() + i).copied());
         if let Some(ry) = s.row_of(f, path).or(ghost) {
             let d = edge_path(s, *c, ry);
-            v.push(Edge { key: format!("fired|{}|{d}", f.step), d, colour: client_colour(*c), class: "ls-watch ls-watch--fired", tag: String::new() });
+            v.push(Edge {
+                key: format!("fired|{}|{d}", f.step),
+                d,
+                colour: client_colour(*c),
+                class: "ls-watch ls-watch--fired",
+                tag: String::new(),
+            });
         }
     }
     v
@@ -158,7 +197,10 @@ fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
         let mut class = String::from("ls-znode");
         let life = r.lifetime();
         let marks = [
-            (life != Lifetime::Persistent && life != Lifetime::Container, " ls-znode--ephemeral"),
+            (
+                life != Lifetime::Persistent && life != Lifetime::Container,
+                " ls-znode--ephemeral",
+            ),
             (!suffix.is_empty(), " ls-znode--sequential"),
             (life == Lifetime::Container, " ls-znode--container"),
             (r.fresh, " ls-znode--fresh"),
@@ -170,21 +212,37 @@ fn rows(f: &Frame, s: &Stage) -> Vec<Row> {
         }
         let stat = r.stat();
         let fill = r.owner.map_or("var(--ls-persistent)", client_colour);
-        Row { key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)), path: r.id.clone(), x, y: *y, w: SERVER_W - 16 - 16 * r.depth as i64, fill, prefix, suffix, stat, tip, class }
+        Row {
+            key: format!("{tip}|{y}|{class}|{}", f.step * u64::from(r.fresh)),
+            path: r.id.clone(),
+            x,
+            y: *y,
+            w: SERVER_W - 16 - 16 * r.depth as i64,
+            fill,
+            prefix,
+            suffix,
+            stat,
+            tip,
+            class,
+        }
     });
-    let ghosts = f.removed.iter().zip(s.rows.iter().skip(f.tree.len())).map(|(p, y)| Row {
-        key: format!("removed|{p}|{y}|{}", f.step),
-        path: p.clone(),
-        x: SERVER_X + 24,
-        y: *y,
-        w: SERVER_W - 40,
-        fill: "none",
-        prefix: crate::engine::path::child_name(p).to_string(),
-        suffix: String::new(),
-        stat: String::new(),
-        tip: p.clone(),
-        class: "ls-znode ls-znode--removed".into(),
-    });
+    let ghosts = f
+        .removed
+        .iter()
+        .zip(s.rows.iter().skip(f.tree.len()))
+        .map(|(p, y)| Row {
+            key: format!("removed|{p}|{y}|{}", f.step),
+            path: p.clone(),
+            x: SERVER_X + 24,
+            y: *y,
+            w: SERVER_W - 40,
+            fill: "none",
+            prefix: crate::engine::path::child_name(p).to_string(),
+            suffix: String::new(),
+            stat: String::new(),
+            tip: p.clone(),
+            class: "ls-znode ls-znode--removed".into(),
+        });
     live.chain(ghosts).collect()
 }
 
@@ -207,7 +265,11 @@ fn split_suffix((p, s): (&str, &str)) -> (String, String) {
     if s.is_empty() {
         return (p.to_string(), String::new());
     }
-    let p = if p.starts_with("_c_") && p.len() > 20 { format!("_c_{}…{}", &p[3..7], &p[p.len() - 6..]) } else { p.to_string() };
+    let p = if p.starts_with("_c_") && p.len() > 20 {
+        format!("_c_{}…{}", &p[3..7], &p[p.len() - 6..])
+    } else {
+        p.to_string()
+    };
     (p, s.to_string())
 }
 
@@ -216,7 +278,15 @@ fn dots(f: &Frame, s: &Stage) -> Vec<Dot> {
         .iter()
         .map(|m| {
             let (x, y) = s.dot(m);
-            Dot { key: format!("{}|{x}|{y}", m.id), id: m.id, x, y, colour: m.client.map_or("#888", client_colour), lost: m.lost, label: m.label.clone() }
+            Dot {
+                key: format!("{}|{x}|{y}", m.id),
+                id: m.id,
+                x,
+                y,
+                colour: m.client.map_or("#888", client_colour),
+                lost: m.lost,
+                label: m.label.clone(),
+            }
         })
         .collect()
 }

@@ -4,11 +4,11 @@
 use leptos::prelude::*;
 
 use super::browser;
+use crate::recipes::RecipeKind;
 use crate::sim::presets;
 use crate::sim::{Command, Lang, Run, Scenario, Simulation};
-use crate::view::url::{self, UrlState};
-use crate::recipes::RecipeKind;
 use crate::view::compare::Compare;
+use crate::view::url::{self, UrlState};
 use crate::view::{build, Frame};
 
 /// Whether this is the full bundle (every lock service, compare mode, the matrix); the lean
@@ -50,11 +50,15 @@ impl App {
         if !FULL && st.needs_full() {
             browser::go_full(browser::query().trim_start_matches('?'));
         }
-        let lang = super::super::view::i18n::pick(st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }), browser::browser_language().as_deref());
+        let lang = super::super::view::i18n::pick(
+            st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }),
+            browser::browser_language().as_deref(),
+        );
         let mut sim = Simulation::from_run(st.run.clone());
         sim.seek_computing(st.at);
         let draft = RwSignal::new(sim.scenario().clone());
-        let cmp = (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
+        let cmp =
+            (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
         let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
@@ -83,9 +87,24 @@ impl App {
     /// The URL state for the current frame.
     pub fn url_state(&self) -> UrlState {
         let (run, at) = self.sim.with_untracked(|s| (s.run().clone(), s.cursor()));
-        let lang = self.lang_from_url.get_untracked().then(|| self.lang.get_untracked());
-        let (compare, matrix) = (self.cmp.with_untracked(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default()), self.matrix.with_untracked(|m| m.is_some()));
-        UrlState { preset: self.preset.get_untracked(), run, at, lang, embed: self.embed, compare, matrix }
+        let lang = self
+            .lang_from_url
+            .get_untracked()
+            .then(|| self.lang.get_untracked());
+        let (compare, matrix) = (
+            self.cmp
+                .with_untracked(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default()),
+            self.matrix.with_untracked(|m| m.is_some()),
+        );
+        UrlState {
+            preset: self.preset.get_untracked(),
+            run,
+            at,
+            lang,
+            embed: self.embed,
+            compare,
+            matrix,
+        }
     }
 
     pub fn share_url(&self, embed: bool) -> String {
@@ -114,7 +133,10 @@ impl App {
 
     pub fn step(&self) -> bool {
         if self.cmp.with_untracked(|c| c.is_some()) {
-            let moved = self.cmp.try_update(|c| c.as_mut().is_some_and(|c| c.step())).unwrap_or(false);
+            let moved = self
+                .cmp
+                .try_update(|c| c.as_mut().is_some_and(|c| c.step()))
+                .unwrap_or(false);
             if !moved {
                 self.playing.set(false);
             }
@@ -168,7 +190,14 @@ impl App {
     pub fn load(&self, preset: &str, scenario: Scenario) {
         if !scenario.recipe.service().available() {
             let mut st = self.url_state();
-            (st.preset, st.run, st.at) = (preset.to_string(), Run { scenario, forced: Vec::new() }, 0);
+            (st.preset, st.run, st.at) = (
+                preset.to_string(),
+                Run {
+                    scenario,
+                    forced: Vec::new(),
+                },
+                0,
+            );
             browser::go_full(&url::to_query(&st));
             return;
         }
@@ -200,7 +229,14 @@ impl App {
         if !FULL && presets::SERVICE_PRESET_IDS.contains(&id) {
             // Only the preset's id travels: the full bundle knows its scenario.
             let mut st = self.url_state();
-            (st.preset, st.at, st.run) = (id.to_string(), 0, Run { scenario: Scenario::default(), forced: Vec::new() });
+            (st.preset, st.at, st.run) = (
+                id.to_string(),
+                0,
+                Run {
+                    scenario: Scenario::default(),
+                    forced: Vec::new(),
+                },
+            );
             browser::go_full(&url::to_query(&st));
         }
     }
@@ -220,7 +256,16 @@ impl App {
     pub fn default_columns(&self) -> Vec<RecipeKind> {
         let current = self.sim.with_untracked(|s| s.scenario().recipe);
         let mut r = vec![current];
-        r.extend([RecipeKind::RedisLease, RecipeKind::EtcdMutex, RecipeKind::SqlRowLock].into_iter().filter(|k| *k != current).take(3));
+        r.extend(
+            [
+                RecipeKind::RedisLease,
+                RecipeKind::EtcdMutex,
+                RecipeKind::SqlRowLock,
+            ]
+            .into_iter()
+            .filter(|k| *k != current)
+            .take(3),
+        );
         r
     }
 
@@ -243,7 +288,11 @@ impl App {
         }
         self.playing.set(false);
         let base = self.sim.with_untracked(|s| s.scenario().clone());
-        self.cmp.set(recipes.filter(|r| !r.is_empty()).map(|r| Compare::new(&base, &r)));
+        self.cmp.set(
+            recipes
+                .filter(|r| !r.is_empty())
+                .map(|r| Compare::new(&base, &r)),
+        );
         self.sync_url();
     }
 

@@ -19,26 +19,42 @@ pub struct Compare {
 
 /// The column's scenario: the base scenario with its recipe swapped.
 pub fn column_scenario(base: &Scenario, recipe: RecipeKind) -> Scenario {
-    Scenario { recipe, ..base.clone() }
+    Scenario {
+        recipe,
+        ..base.clone()
+    }
 }
 
 impl Compare {
     pub fn new(base: &Scenario, recipes: &[RecipeKind]) -> Compare {
-        let sims = recipes.iter().take(MAX_COLUMNS).map(|r| Simulation::new(column_scenario(base, *r))).collect();
+        let sims = recipes
+            .iter()
+            .take(MAX_COLUMNS)
+            .map(|r| Simulation::new(column_scenario(base, *r)))
+            .collect();
         Compare { sims, time: 0 }
     }
 
     /// When the next thing happens in any column.
     fn next_time(&self) -> Option<Tick> {
-        self.sims.iter().filter_map(|s| s.world().next_action().map(|(t, _)| t.max(s.world().now))).min()
+        self.sims
+            .iter()
+            .filter_map(|s| s.world().next_action().map(|(t, _)| t.max(s.world().now)))
+            .min()
     }
 
     /// Runs every column through everything that happens at the next moment. False when every
     /// column is finished.
     pub fn step(&mut self) -> bool {
-        let Some(t) = self.next_time() else { return false };
+        let Some(t) = self.next_time() else {
+            return false;
+        };
         for s in &mut self.sims {
-            while s.world().next_action().is_some_and(|(at, _)| at.max(s.world().now) <= t) {
+            while s
+                .world()
+                .next_action()
+                .is_some_and(|(at, _)| at.max(s.world().now) <= t)
+            {
                 if !s.step() {
                     break;
                 }
@@ -50,10 +66,18 @@ impl Compare {
 
     /// Returns every column to the previous moment at which something happened.
     pub fn back(&mut self) {
-        let before = self.sims.iter().flat_map(|s| s.records()[..s.cursor() as usize].iter().map(|r| r.time)).filter(|t| *t < self.time).max();
+        let before = self
+            .sims
+            .iter()
+            .flat_map(|s| s.records()[..s.cursor() as usize].iter().map(|r| r.time))
+            .filter(|t| *t < self.time)
+            .max();
         let target = before.unwrap_or(0);
         for s in &mut self.sims {
-            let n = s.records()[..s.cursor() as usize].iter().take_while(|r| r.time <= target).count();
+            let n = s.records()[..s.cursor() as usize]
+                .iter()
+                .take_while(|r| r.time <= target)
+                .count();
             s.seek(n as u64);
         }
         self.time = if before.is_some() { target } else { 0 };
@@ -83,20 +107,41 @@ mod tests {
     #[test]
     fn columns_step_in_lockstep_and_show_where_each_design_breaks() {
         let base = presets::find("redis-lease-pause").unwrap().scenario();
-        let recipes = [RecipeKind::Curator, RecipeKind::RedisLease, RecipeKind::EtcdMutex, RecipeKind::SqlRowLock];
+        let recipes = [
+            RecipeKind::Curator,
+            RecipeKind::RedisLease,
+            RecipeKind::EtcdMutex,
+            RecipeKind::SqlRowLock,
+        ];
         let mut cmp = Compare::new(&Scenario { lease: 50, ..base }, &recipes);
         let mut last = 0;
         while cmp.step() {
             assert!(cmp.time >= last);
             last = cmp.time;
             for s in &cmp.sims {
-                assert!(s.world().now <= cmp.time, "a column ran ahead of the shared clock");
+                assert!(
+                    s.world().now <= cmp.time,
+                    "a column ran ahead of the shared clock"
+                );
             }
         }
-        let m: Vec<_> = cmp.sims.iter().map(|s| s.world().monitors.clone()).collect();
-        assert!(m[0].belief.is_some() && m[0].lost_update.is_none(), "ZooKeeper: fenced by czxid");
-        assert!(m[1].lost_update.is_some(), "Redis: no token, an update is lost");
-        assert!(m[3].belief.is_none(), "FOR UPDATE: the row stays locked through the pause");
+        let m: Vec<_> = cmp
+            .sims
+            .iter()
+            .map(|s| s.world().monitors.clone())
+            .collect();
+        assert!(
+            m[0].belief.is_some() && m[0].lost_update.is_none(),
+            "ZooKeeper: fenced by czxid"
+        );
+        assert!(
+            m[1].lost_update.is_some(),
+            "Redis: no token, an update is lost"
+        );
+        assert!(
+            m[3].belief.is_none(),
+            "FOR UPDATE: the row stays locked through the pause"
+        );
         let end = cmp.time;
         cmp.back();
         assert!(cmp.time < end);

@@ -42,24 +42,46 @@ impl EntryRow {
 
     /// The hover text: the id, then every field.
     pub fn tip(&self) -> String {
-        let fields: Vec<String> = self.entry.fields().into_iter().filter(|(k, _)| *k != "ephemeralOwner").map(|(k, v)| format!("{k} {v}")).collect();
-        let owner = self.owner.map(|o| format!("\nephemeralOwner: C{}", o + 1)).filter(|_| self.lifetime() == Lifetime::Session).unwrap_or_default();
+        let fields: Vec<String> = self
+            .entry
+            .fields()
+            .into_iter()
+            .filter(|(k, _)| *k != "ephemeralOwner")
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let owner = self
+            .owner
+            .map(|o| format!("\nephemeralOwner: C{}", o + 1))
+            .filter(|_| self.lifetime() == Lifetime::Session)
+            .unwrap_or_default();
         format!("{}\n{}{owner}", self.id, fields.join(" · "))
     }
 
     /// The short text at the row's right end: its owner and its fencing number.
     pub fn stat(&self) -> String {
-        let owner = self.owner.map(|o| format!("C{}", o + 1)).unwrap_or_default();
+        let owner = self
+            .owner
+            .map(|o| format!("C{}", o + 1))
+            .unwrap_or_default();
         match self.entry.stamp() {
             Some((k, v)) => format!("{owner} {k} {v}"),
-            None => format!("{owner} {}", self.entry.fields().first().map(|(k, v)| format!("{k} {v}")).unwrap_or_default()),
+            None => format!(
+                "{owner} {}",
+                self.entry
+                    .fields()
+                    .first()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .unwrap_or_default()
+            ),
         }
     }
 
     /// The name without its sequence suffix, and the suffix.
     pub fn split_name(&self) -> (&str, &str) {
         match self.entry.sequence() {
-            Some(seq) if self.name.ends_with(seq) => self.name.split_at(self.name.len() - seq.len()),
+            Some(seq) if self.name.ends_with(seq) => {
+                self.name.split_at(self.name.len() - seq.len())
+            }
             _ => (self.name.as_str(), ""),
         }
     }
@@ -164,12 +186,21 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         len: sim.len(),
         time: w.now,
         finished: sim.finished(),
-        narration: current.map_or_else(|| t("narration.start", lang).to_string(), |r| r.narration.text(lang)),
+        narration: current.map_or_else(
+            || t("narration.start", lang).to_string(),
+            |r| r.narration.text(lang),
+        ),
         tree: tree(w, &created),
-        clients: w.clients.iter().map(|c| super::lanes::client_row(w, c, lang)).collect(),
+        clients: w
+            .clients
+            .iter()
+            .map(|c| super::lanes::client_row(w, c, lang))
+            .collect(),
         watches: watches(w),
         removed: current.map(|r| r.deleted.clone()).unwrap_or_default(),
-        fired: current.map(|r| r.fired.iter().map(|(c, _, p)| (*c, p.clone())).collect()).unwrap_or_default(),
+        fired: current
+            .map(|r| r.fired.iter().map(|(c, _, p)| (*c, p.clone())).collect())
+            .unwrap_or_default(),
         messages: messages(w),
         value: w.resource.value,
         highest_token: w.resource.highest_token,
@@ -178,7 +209,13 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
         writes: w.resource.writes.iter().cloned().collect(),
         accepted: w.resource.accepted,
         rejected: w.resource.rejected,
-        monitors: MonitorView { belief: m.belief, ownership: m.ownership, lost_update: m.lost_update, stuck: m.stuck, believers: m.now.believers.clone() },
+        monitors: MonitorView {
+            belief: m.belief,
+            ownership: m.ownership,
+            lost_update: m.lost_update,
+            stuck: m.stuck,
+            believers: m.now.believers.clone(),
+        },
         requests: w.metrics.requests,
         notifications: w.metrics.notifications,
         herd_factor: w.metrics.herd_factor(),
@@ -190,7 +227,10 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
 
 /// The client a service's owner stands for (matched against each client's claim).
 pub fn owner_client(w: &World, owner: &Owner) -> Option<usize> {
-    w.clients.iter().find(|c| owner.matches(&c.claim())).map(|c| c.id)
+    w.clients
+        .iter()
+        .find(|c| owner.matches(&c.claim()))
+        .map(|c| c.id)
 }
 
 /// The service's rows, in its own order.
@@ -214,7 +254,16 @@ fn tree(w: &World, created: &[String]) -> Vec<EntryRow> {
 
 fn watches(w: &World) -> Vec<WatchEdge> {
     let n = w.clients.len();
-    w.service.watches().into_iter().filter(|x| x.conn < n).map(|x| WatchEdge { client: x.conn, path: x.path, child: x.child }).collect()
+    w.service
+        .watches()
+        .into_iter()
+        .filter(|x| x.conn < n)
+        .map(|x| WatchEdge {
+            client: x.conn,
+            path: x.path,
+            child: x.child,
+        })
+        .collect()
 }
 
 fn messages(w: &World) -> Vec<MessageDot> {
@@ -227,7 +276,15 @@ fn messages(w: &World) -> Vec<MessageDot> {
             _ => (None, false),
         };
         let to_resource = e.to == Node::Resource || e.from == Node::Resource;
-        MessageDot { id: e.id, client, inbound, to_resource, progress, label: e.payload.label(), lost: e.lost }
+        MessageDot {
+            id: e.id,
+            client,
+            inbound,
+            to_resource,
+            progress,
+            label: e.payload.label(),
+            lost: e.lost,
+        }
     };
     w.net.in_flight().chain(w.net.lost()).map(dot).collect()
 }
@@ -244,11 +301,18 @@ mod tests {
         while f.watches.is_empty() && sim.step() {
             f = build(&sim, Lang::En);
         }
-        let names: Vec<&str> = f.tree.iter().filter(|r| r.depth == 1).map(|r| r.name.as_str()).collect();
+        let names: Vec<&str> = f
+            .tree
+            .iter()
+            .filter(|r| r.depth == 1)
+            .map(|r| r.name.as_str())
+            .collect();
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(names, sorted);
-        assert!(f.tree.iter().any(|r| r.lifetime() == Lifetime::Session && r.entry.sequence().is_some() && r.owner.is_some()));
+        assert!(f.tree.iter().any(|r| r.lifetime() == Lifetime::Session
+            && r.entry.sequence().is_some()
+            && r.owner.is_some()));
         assert_eq!(f.clients.len(), 6);
         assert!(f.clients.iter().filter(|c| c.holding).count() <= 1);
         assert!(!f.watches.is_empty());

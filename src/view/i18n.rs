@@ -165,7 +165,11 @@ pub fn keys() -> impl Iterator<Item = &'static str> {
 pub fn pick(query: Option<&str>, browser: Option<&str>) -> Lang {
     query
         .and_then(Lang::parse)
-        .or_else(|| browser.filter(|b| b.to_ascii_lowercase().starts_with("zh")).map(|_| Lang::Zh))
+        .or_else(|| {
+            browser
+                .filter(|b| b.to_ascii_lowercase().starts_with("zh"))
+                .map(|_| Lang::Zh)
+        })
         .unwrap_or(Lang::En)
 }
 

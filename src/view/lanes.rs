@@ -2,11 +2,11 @@
 
 use super::frame::ClientRow;
 use super::i18n::t;
+use crate::narrate::phase_text;
 use crate::recipes::Phase;
+use crate::services::ConnState;
 use crate::sim::app::AppState;
 use crate::sim::client::{Client, Proc};
-use crate::narrate::phase_text;
-use crate::services::ConnState;
 use crate::sim::{Lang, World};
 
 fn phase_class(p: &Phase) -> &'static str {
@@ -35,13 +35,24 @@ pub fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
         (_, ConnState::Closed) => ("closed", "state.closed"),
     };
     let claim = c.claim();
-    let session = claim.session.map(|s| format!("0x{s:x}")).or_else(|| claim.lease.map(|l| format!("lease {l:x}")));
+    let session = claim
+        .session
+        .map(|s| format!("0x{s:x}"))
+        .or_else(|| claim.lease.map(|l| format!("lease {l:x}")));
     let done = c.app.state == AppState::Done;
     ClientRow {
         id: c.id,
         name: c.name(),
-        phase_class: if done && phase == Phase::Idle { "done" } else { phase_class(&phase) },
-        phase: if done && phase == Phase::Idle { t("phase.done", lang).to_string() } else { phase_text(&phase, lang) },
+        phase_class: if done && phase == Phase::Idle {
+            "done"
+        } else {
+            phase_class(&phase)
+        },
+        phase: if done && phase == Phase::Idle {
+            t("phase.done", lang).to_string()
+        } else {
+            phase_text(&phase, lang)
+        },
         node: c.recipe.my_node().map(str::to_string),
         session: session.unwrap_or_else(|| "—".into()),
         state_class,

@@ -25,7 +25,9 @@ pub fn fixed(v: f64, decimals: u32) -> String {
 }
 
 /// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-pub const PALETTE: [&str; 8] = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7", "#F0E442", "#999999"];
+pub const PALETTE: [&str; 8] = [
+    "#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7", "#F0E442", "#999999",
+];
 
 pub fn client_colour(id: usize) -> &'static str {
     PALETTE[id % PALETTE.len()]
@@ -43,12 +45,22 @@ pub struct Stage {
 impl Stage {
     pub fn new(clients: usize, rows: usize) -> Stage {
         let n = clients as i64;
-        let lane_h = if clients <= 10 { 44 } else { (440 / n.max(1)).max(4) };
+        let lane_h = if clients <= 10 {
+            44
+        } else {
+            (440 / n.max(1)).max(4)
+        };
         let lanes: Vec<i64> = (0..n).map(|i| TOP + lane_h * i + lane_h / 2).collect();
         let rows_y: Vec<i64> = (0..rows as i64).map(|j| TOP + 14 + ROW_H * j).collect();
         let resource_y = TOP + 24 + ROW_H * (rows as i64).max(1) + 40;
         let height = (TOP + lane_h * n).max(resource_y + 70) + 16;
-        Stage { height, lane_h, lanes, rows: rows_y, resource_y }
+        Stage {
+            height,
+            lane_h,
+            lanes,
+            rows: rows_y,
+            resource_y,
+        }
     }
 
     pub fn lane(&self, client: usize) -> i64 {
@@ -59,15 +71,27 @@ impl Stage {
     /// resource box.
     pub fn dot(&self, m: &MessageDot) -> (i64, i64) {
         let start = (CLIENT_X + CLIENT_W, m.client.map_or(TOP, |c| self.lane(c)));
-        let end = if m.to_resource { (SERVER_X, self.resource_y + 24) } else { (SERVER_X, start.1) };
-        let p = if m.inbound { 1.0 - m.progress } else { m.progress };
+        let end = if m.to_resource {
+            (SERVER_X, self.resource_y + 24)
+        } else {
+            (SERVER_X, start.1)
+        };
+        let p = if m.inbound {
+            1.0 - m.progress
+        } else {
+            m.progress
+        };
         let lerp = |a: i64, b: i64| a + ((b - a) as f64 * p).round() as i64;
         (lerp(start.0, end.0), lerp(start.1, end.1))
     }
 
     /// The y of a znode row by path.
     pub fn row_of(&self, frame: &Frame, path: &str) -> Option<i64> {
-        frame.tree.iter().position(|r| r.id == path).and_then(|i| self.rows.get(i).copied())
+        frame
+            .tree
+            .iter()
+            .position(|r| r.id == path)
+            .and_then(|i| self.rows.get(i).copied())
     }
 }
 
@@ -79,8 +103,19 @@ mod tests {
     fn lanes_fit_and_dots_move_from_client_to_server() {
         let s = Stage::new(200, 5);
         assert!(s.lanes.iter().all(|y| *y < s.height));
-        let out = MessageDot { id: 0, client: Some(3), inbound: false, to_resource: false, progress: 0.0, label: String::new(), lost: false };
-        let back = MessageDot { inbound: true, ..out.clone() };
+        let out = MessageDot {
+            id: 0,
+            client: Some(3),
+            inbound: false,
+            to_resource: false,
+            progress: 0.0,
+            label: String::new(),
+            lost: false,
+        };
+        let back = MessageDot {
+            inbound: true,
+            ..out.clone()
+        };
         assert_eq!(s.dot(&out).0, CLIENT_X + CLIENT_W);
         assert_eq!(s.dot(&back).0, SERVER_X);
         assert_ne!(client_colour(0), client_colour(1));

@@ -33,12 +33,30 @@ pub fn export(frame: &Frame, title: &str, lang: Lang) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {h}" width="{WIDTH}" height="{h}" font-family="system-ui, sans-serif" font-size="12">"#,
         h = stage.height + 40
     );
-    let _ = write!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="16" y="22" font-size="15" font-weight="600">{}</text>"##, esc(title));
-    let stamp = frame.stamp.map(|(k, v)| format!(" · {k} {v}")).unwrap_or_default();
-    let _ = write!(s, r##"<text x="{SERVER_X}" y="22">{} {} · t={}{stamp}</text>"##, esc(t("ui.step_of", lang)), frame.step, frame.time);
+    let _ = write!(
+        s,
+        r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="16" y="22" font-size="15" font-weight="600">{}</text>"##,
+        esc(title)
+    );
+    let stamp = frame
+        .stamp
+        .map(|(k, v)| format!(" · {k} {v}"))
+        .unwrap_or_default();
+    let _ = write!(
+        s,
+        r##"<text x="{SERVER_X}" y="22">{} {} · t={}{stamp}</text>"##,
+        esc(t("ui.step_of", lang)),
+        frame.step,
+        frame.time
+    );
     clients(&mut s, frame, &stage);
     tree(&mut s, frame, &stage);
-    let _ = write!(s, r##"<text x="16" y="{}" fill="#333">{}</text></svg>"##, stage.height + 28, esc(&frame.narration));
+    let _ = write!(
+        s,
+        r##"<text x="16" y="{}" fill="#333">{}</text></svg>"##,
+        stage.height + 28,
+        esc(&frame.narration)
+    );
     s
 }
 
@@ -54,7 +72,14 @@ fn clients(s: &mut String, frame: &Frame, stage: &Stage) {
             client_colour(c.id)
         );
         if stage.lane_h >= 14 {
-            let _ = write!(s, r#"<text x="{}" y="{}">{} · {}</text>"#, CLIENT_X + 6, y + 4, esc(&c.name), esc(&c.phase));
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{}">{} · {}</text>"#,
+                CLIENT_X + 6,
+                y + 4,
+                esc(&c.name),
+                esc(&c.phase)
+            );
         }
     }
     for w in &frame.watches {
@@ -76,15 +101,40 @@ fn clients(s: &mut String, frame: &Frame, stage: &Stage) {
 
 fn tree(s: &mut String, frame: &Frame, stage: &Stage) {
     let top = stage.rows.first().copied().unwrap_or(58) - 24;
-    let _ = write!(s, r##"<rect x="{SERVER_X}" y="{top}" width="{SERVER_W}" height="{}" rx="6" fill="none" stroke="#555"/>"##, stage.resource_y - top - 20);
+    let _ = write!(
+        s,
+        r##"<rect x="{SERVER_X}" y="{top}" width="{SERVER_W}" height="{}" rx="6" fill="none" stroke="#555"/>"##,
+        stage.resource_y - top - 20
+    );
     for (row, y) in frame.tree.iter().zip(&stage.rows) {
         let fill = row.owner.map_or("#f2f2f2", client_colour);
-        let dash = if row.lifetime() != crate::services::Lifetime::Persistent { r#" stroke-dasharray="3 2""# } else { "" };
+        let dash = if row.lifetime() != crate::services::Lifetime::Persistent {
+            r#" stroke-dasharray="3 2""#
+        } else {
+            ""
+        };
         let x = SERVER_X + 8 + 16 * row.depth as i64;
-        let _ = write!(s, r##"<rect x="{x}" y="{}" width="{}" height="18" rx="3" fill="{fill}" fill-opacity="0.35" stroke="#444"{dash}/>"##, y - 13, SERVER_W - 16 - 16 * row.depth as i64);
-        let _ = write!(s, r#"<text x="{}" y="{}" font-family="monospace">{}</text>"#, x + 4, y, esc(&row.name));
+        let _ = write!(
+            s,
+            r##"<rect x="{x}" y="{}" width="{}" height="18" rx="3" fill="{fill}" fill-opacity="0.35" stroke="#444"{dash}/>"##,
+            y - 13,
+            SERVER_W - 16 - 16 * row.depth as i64
+        );
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" font-family="monospace">{}</text>"#,
+            x + 4,
+            y,
+            esc(&row.name)
+        );
     }
-    let _ = write!(s, r##"<text x="{SERVER_X}" y="{}">resource = {} (token ≥ {})</text>"##, stage.resource_y + 24, frame.value, frame.highest_token);
+    let _ = write!(
+        s,
+        r##"<text x="{SERVER_X}" y="{}">resource = {} (token ≥ {})</text>"##,
+        stage.resource_y + 24,
+        frame.value,
+        frame.highest_token
+    );
 }
 
 #[cfg(test)]

@@ -36,8 +36,12 @@ pub struct UrlState {
 impl UrlState {
     /// Whether this state needs the full bundle (another lock service, compare mode, matrix).
     pub fn needs_full(&self) -> bool {
-        let foreign_preset = presets::find(&self.preset).is_none() && presets::SERVICE_PRESET_IDS.contains(&self.preset.as_str());
-        foreign_preset || !self.compare.is_empty() || self.matrix || self.run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper
+        let foreign_preset = presets::find(&self.preset).is_none()
+            && presets::SERVICE_PRESET_IDS.contains(&self.preset.as_str());
+        foreign_preset
+            || !self.compare.is_empty()
+            || self.matrix
+            || self.run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper
     }
 }
 
@@ -48,13 +52,36 @@ fn preset_scenario(id: &str) -> Scenario {
 /// Parses a query string (with or without the leading `?`).
 pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     let mut errors = Vec::new();
-    let mut st = UrlState { preset: DEFAULT_PRESET.into(), run: Run { scenario: preset_scenario(DEFAULT_PRESET), forced: Vec::new() }, at: 0, lang: None, embed: false, compare: Vec::new(), matrix: false };
+    let mut st = UrlState {
+        preset: DEFAULT_PRESET.into(),
+        run: Run {
+            scenario: preset_scenario(DEFAULT_PRESET),
+            forced: Vec::new(),
+        },
+        at: 0,
+        lang: None,
+        embed: false,
+        compare: Vec::new(),
+        matrix: false,
+    };
     if query.len() > MAX_QUERY {
-        errors.push(format!("the link is {} bytes long (limit {MAX_QUERY}); showing the default scenario", query.len()));
+        errors.push(format!(
+            "the link is {} bytes long (limit {MAX_QUERY}); showing the default scenario",
+            query.len()
+        ));
         return (st, errors);
     }
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.trim_start_matches('?').as_bytes()).into_owned().collect();
-    let get = |k: &str| pairs.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+    let pairs: Vec<(String, String)> =
+        form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+            .into_owned()
+            .collect();
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
     if let Some(p) = get("preset") {
         match presets::find(p) {
             Some(found) => {
@@ -64,7 +91,10 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             // The lean bundle hands these over to the full one; "custom" names a scenario that
             // is no preset (a matrix probe, an import), carried whole in `scenario`.
             None if presets::SERVICE_PRESET_IDS.contains(&p) || p == CUSTOM => st.preset = p.into(),
-            None => errors.push(format!("unknown scenario {}; showing \"{DEFAULT_PRESET}\"", quote(p))),
+            None => errors.push(format!(
+                "unknown scenario {}; showing \"{DEFAULT_PRESET}\"",
+                quote(p)
+            )),
         }
     }
     if let Some(s) = get("scenario") {
@@ -83,7 +113,10 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     if let Some(a) = get("at") {
         match a.parse::<u64>() {
             Ok(n) if n <= MAX_AT => st.at = n,
-            _ => errors.push(format!("`at` must be a step number up to {MAX_AT}, not {}", quote(a))),
+            _ => errors.push(format!(
+                "`at` must be a step number up to {MAX_AT}, not {}",
+                quote(a)
+            )),
         }
     }
     if let Some(l) = get("lang") {
@@ -102,17 +135,27 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         st.run.forced.clear();
     }
     if st.run.scenario.clients > UI_MAX_CLIENTS {
-        errors.push(format!("the scenario has {} clients; this screen shows at most {UI_MAX_CLIENTS}", st.run.scenario.clients));
+        errors.push(format!(
+            "the scenario has {} clients; this screen shows at most {UI_MAX_CLIENTS}",
+            st.run.scenario.clients
+        ));
         st.run.scenario.clients = UI_MAX_CLIENTS;
         let n = UI_MAX_CLIENTS as usize;
-        st.run.scenario.faults.retain(|f| f.command.client().is_none_or(|x| x < n));
+        st.run
+            .scenario
+            .faults
+            .retain(|f| f.command.client().is_none_or(|x| x < n));
         st.run.scenario.readers.retain(|r| *r < n);
         st.run.scenario.timeouts.retain(|(r, _)| *r < n);
     }
     (st, errors)
 }
 
-fn overrides<'a>(sc: &mut Scenario, get: &dyn Fn(&str) -> Option<&'a str>, errors: &mut Vec<String>) {
+fn overrides<'a>(
+    sc: &mut Scenario,
+    get: &dyn Fn(&str) -> Option<&'a str>,
+    errors: &mut Vec<String>,
+) {
     if let Some(r) = get("recipe") {
         match RecipeKind::parse(r) {
             Some(k) => sc.recipe = k,
@@ -126,9 +169,13 @@ fn overrides<'a>(sc: &mut Scenario, get: &dyn Fn(&str) -> Option<&'a str>, error
                 let n = n as usize;
                 sc.readers.retain(|r| *r < n);
                 sc.timeouts.retain(|(r, _)| *r < n);
-                sc.faults.retain(|f| f.command.client().is_none_or(|x| x < n));
+                sc.faults
+                    .retain(|f| f.command.client().is_none_or(|x| x < n));
             }
-            _ => errors.push(format!("`clients` must be 1 to {UI_MAX_CLIENTS}, not {}", quote(c))),
+            _ => errors.push(format!(
+                "`clients` must be 1 to {UI_MAX_CLIENTS}, not {}",
+                quote(c)
+            )),
         }
     }
     if let Some(s) = get("seed") {
@@ -152,7 +199,11 @@ fn compare_list(v: &str, errors: &mut Vec<String>) -> Vec<RecipeKind> {
     for name in v.split(',').filter(|n| !n.is_empty()) {
         match RecipeKind::parse(name) {
             Some(k) if out.len() < MAX_COLUMNS => out.push(k),
-            Some(_) => errors.push(format!("`compare` takes at most {} recipes; {} left out", MAX_COLUMNS, quote(name))),
+            Some(_) => errors.push(format!(
+                "`compare` takes at most {} recipes; {} left out",
+                MAX_COLUMNS,
+                quote(name)
+            )),
             None => errors.push(format!("`compare`: unknown recipe {}", quote(name))),
         }
     }
@@ -167,21 +218,31 @@ fn quote(v: &str) -> String {
 }
 
 fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| "not base64url".to_string())?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(s.trim())
+        .map_err(|_| "not base64url".to_string())?;
     // from_str, like every other parse: one copy of each Deserialize impl in the bundle.
     let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
-    let list: Vec<(u64, Action)> = serde_json::from_str(text).map_err(|e| format!("not a command list ({e})"))?;
+    let list: Vec<(u64, Action)> =
+        serde_json::from_str(text).map_err(|e| format!("not a command list ({e})"))?;
     if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
         return Err("too many commands or a step number out of range".into());
     }
-    let mut run = Run { scenario: Scenario { clients: super::url::UI_MAX_CLIENTS, ..Scenario::default() }, forced: list };
+    let mut run = Run {
+        scenario: Scenario {
+            clients: super::url::UI_MAX_CLIENTS,
+            ..Scenario::default()
+        },
+        forced: list,
+    };
     run.normalise();
     run.validate()?;
     Ok(run.forced)
 }
 
 fn encode_cmds(forced: &[(u64, Action)]) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(forced).unwrap_or_default())
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(serde_json::to_vec(forced).unwrap_or_default())
 }
 
 /// The query string for a state (without `?`).
@@ -189,7 +250,13 @@ pub fn to_query(st: &UrlState) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
     let base = preset_scenario(&st.preset);
     q.append_pair("preset", &st.preset);
-    let short = Scenario { recipe: st.run.scenario.recipe, clients: st.run.scenario.clients, seed: st.run.scenario.seed, fencing: st.run.scenario.fencing, ..base.clone() };
+    let short = Scenario {
+        recipe: st.run.scenario.recipe,
+        clients: st.run.scenario.clients,
+        seed: st.run.scenario.seed,
+        fencing: st.run.scenario.fencing,
+        ..base.clone()
+    };
     if short == st.run.scenario {
         let sc = &st.run.scenario;
         if sc.recipe != base.recipe {
@@ -221,7 +288,14 @@ pub fn to_query(st: &UrlState) -> String {
         q.append_pair("matrix", "1");
     }
     if !st.compare.is_empty() {
-        q.append_pair("compare", &st.compare.iter().map(|k| k.name()).collect::<Vec<_>>().join(","));
+        q.append_pair(
+            "compare",
+            &st.compare
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
     }
     q.finish()
 }
@@ -233,15 +307,28 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_everything() {
-        let (mut st, errors) = parse("?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1&compare=curator,redis_lease");
+        let (mut st, errors) = parse(
+            "?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1&compare=curator,redis_lease",
+        );
         assert!(errors.is_empty(), "{errors:?}");
-        st.run.forced.push((7, Action::Command(Command::Pause { client: 1, ticks: 30 })));
+        st.run.forced.push((
+            7,
+            Action::Command(Command::Pause {
+                client: 1,
+                ticks: 30,
+            }),
+        ));
         let (back, errors) = parse(&to_query(&st));
         assert!(errors.is_empty());
         assert_eq!(back, st);
         assert_eq!(back.run.scenario.seed, 9);
-        assert!(back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42);
-        assert_eq!(back.compare, vec![RecipeKind::Curator, RecipeKind::RedisLease]);
+        assert!(
+            back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42
+        );
+        assert_eq!(
+            back.compare,
+            vec![RecipeKind::Curator, RecipeKind::RedisLease]
+        );
         let (st, errors) = parse("compare=etcd_mutex,zk,sql_insert,sql_lease,naive,curator");
         assert_eq!(st.compare.len(), 4);
         assert_eq!(errors.len(), 2, "{errors:?}");
@@ -251,7 +338,8 @@ mod tests {
     fn a_matrix_probe_or_import_travels_as_custom_without_complaint() {
         let (mut st, _) = parse("");
         st.preset = CUSTOM.into();
-        st.run.scenario = crate::sim::matrix::probe(RecipeKind::EtcdMutex, crate::sim::matrix::Probe::Pause);
+        st.run.scenario =
+            crate::sim::matrix::probe(RecipeKind::EtcdMutex, crate::sim::matrix::Probe::Pause);
         let (back, errors) = parse(&to_query(&st));
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(back.run.scenario, st.run.scenario);
@@ -274,15 +362,26 @@ mod tests {
         assert_eq!(st.run.scenario, preset_scenario(DEFAULT_PRESET));
         assert!(st.run.forced.is_empty() && st.at == 0 && st.lang.is_none());
         assert_eq!(errors.len(), 9, "{errors:#?}");
-        assert!(errors[0].contains("<script>alert(1)</script>"), "the bad value is quoted as text");
+        assert!(
+            errors[0].contains("<script>alert(1)</script>"),
+            "the bad value is quoted as text"
+        );
         let (_, errors) = parse(&"a".repeat(70_000));
         assert_eq!(errors.len(), 1);
         // A forced timer for a client that does not exist is refused, not run.
-        let cmds = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
+        let cmds = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
         let (st, errors) = parse(&format!("cmds={cmds}"));
         assert!(st.run.forced.is_empty() && errors.len() == 1, "{errors:?}");
-        let huge = Scenario { start_spread: u64::MAX, ..Scenario::default() };
+        let huge = Scenario {
+            start_spread: u64::MAX,
+            ..Scenario::default()
+        };
         let (st, errors) = parse(&format!("scenario={}", huge.to_compact()));
-        assert!(errors[0].contains("start_spread") && st.run.scenario == preset_scenario(DEFAULT_PRESET), "{errors:?}");
+        assert!(
+            errors[0].contains("start_spread")
+                && st.run.scenario == preset_scenario(DEFAULT_PRESET),
+            "{errors:?}"
+        );
     }
 }

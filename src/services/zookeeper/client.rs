@@ -72,7 +72,9 @@ impl ZkClient {
         self.conn = Conn::Connecting;
         self.last_sent = now;
         self.last_heard = now;
-        vec![LibOut::Send(Up::Connect { timeout_ms: self.requested_timeout })]
+        vec![LibOut::Send(Up::Connect {
+            timeout_ms: self.requested_timeout,
+        })]
     }
 
     pub fn outstanding(&self) -> usize {
@@ -96,7 +98,10 @@ impl ZkClient {
         self.next_xid += 1;
         self.pending.push_back((self.next_xid, request.clone()));
         self.last_sent = now;
-        vec![LibOut::Send(Up::Request { xid: self.next_xid, request })]
+        vec![LibOut::Send(Up::Request {
+            xid: self.next_xid,
+            request,
+        })]
     }
 
     fn flush_queue(&mut self, now: Tick) -> Vec<LibOut> {
@@ -119,13 +124,22 @@ impl ZkClient {
 
     fn output(&mut self, now: Tick, o: Output) -> Vec<LibOut> {
         match o {
-            Output::Connected { session, timeout_ms, new_session, .. } => self.connected(now, session, timeout_ms, new_session),
+            Output::Connected {
+                session,
+                timeout_ms,
+                new_session,
+                ..
+            } => self.connected(now, session, timeout_ms, new_session),
             Output::ConnectRejected { .. } => self.expired(now),
             Output::Reply { zxid, result, .. } => self.reply(zxid, result),
             Output::Notify { event, .. } => {
                 self.data_watches.remove(&event.path);
                 self.exist_watches.remove(&event.path);
-                if !matches!(event.kind, crate::engine::EventType::NodeDataChanged | crate::engine::EventType::NodeCreated) {
+                if !matches!(
+                    event.kind,
+                    crate::engine::EventType::NodeDataChanged
+                        | crate::engine::EventType::NodeCreated
+                ) {
                     self.child_watches.remove(&event.path);
                 }
                 vec![LibOut::Answer(Answer::Event(event))]
@@ -134,7 +148,13 @@ impl ZkClient {
         }
     }
 
-    fn connected(&mut self, now: Tick, session: SessionId, timeout_ms: u64, new_session: bool) -> Vec<LibOut> {
+    fn connected(
+        &mut self,
+        now: Tick,
+        session: SessionId,
+        timeout_ms: u64,
+        new_session: bool,
+    ) -> Vec<LibOut> {
         self.conn = Conn::Connected;
         self.session = Some(session);
         self.timeout = timeout_ms;
@@ -151,7 +171,9 @@ impl ZkClient {
 
     fn reply(&mut self, zxid: Zxid, result: Result<Response, ErrorCode>) -> Vec<LibOut> {
         self.last_zxid = self.last_zxid.max(zxid);
-        let Some((_, request)) = self.pending.pop_front() else { return Vec::new() };
+        let Some((_, request)) = self.pending.pop_front() else {
+            return Vec::new();
+        };
         self.register_watch(&request, &result);
         vec![LibOut::Answer(Answer::Reply { request, result })]
     }
@@ -181,7 +203,11 @@ impl ZkClient {
             return Vec::new();
         }
         let was_connecting = self.conn == Conn::Connecting;
-        self.conn = if was_connecting { Conn::Connecting } else { Conn::Disconnected };
+        self.conn = if was_connecting {
+            Conn::Connecting
+        } else {
+            Conn::Disconnected
+        };
         self.retry_at = Some(now + self.retry_period());
         let mut out = self.fail_pending(ErrorCode::ConnectionLoss);
         if !was_connecting {
@@ -192,7 +218,15 @@ impl ZkClient {
 
     fn fail_pending(&mut self, e: ErrorCode) -> Vec<LibOut> {
         let failed: Vec<Request> = self.pending.drain(..).map(|(_, r)| r).collect();
-        failed.into_iter().map(|request| LibOut::Answer(Answer::Reply { request, result: Err(e) })).collect()
+        failed
+            .into_iter()
+            .map(|request| {
+                LibOut::Answer(Answer::Reply {
+                    request,
+                    result: Err(e),
+                })
+            })
+            .collect()
     }
 
     /// The server said the session is gone: everything pending fails, watches are dropped, and
@@ -202,7 +236,12 @@ impl ZkClient {
         self.session = None;
         let mut out = self.fail_pending(ErrorCode::SessionExpired);
         let queued: Vec<Request> = self.queued.drain(..).collect();
-        out.extend(queued.into_iter().map(|request| LibOut::Answer(Answer::Reply { request, result: Err(ErrorCode::SessionExpired) })));
+        out.extend(queued.into_iter().map(|request| {
+            LibOut::Answer(Answer::Reply {
+                request,
+                result: Err(ErrorCode::SessionExpired),
+            })
+        }));
         self.data_watches.clear();
         self.exist_watches.clear();
         self.child_watches.clear();
@@ -221,9 +260,16 @@ impl ZkClient {
             Conn::Connected => {
                 let ping = self.last_sent + self.retry_period();
                 let read = self.last_heard + (self.timeout * 2 / 3).max(1);
-                Some(if read <= ping { (read, LibTimer::ReadTimeout) } else { (ping, LibTimer::Ping) })
+                Some(if read <= ping {
+                    (read, LibTimer::ReadTimeout)
+                } else {
+                    (ping, LibTimer::Ping)
+                })
             }
-            Conn::Connecting => Some((self.last_heard + (self.timeout * 2 / 3).max(1), LibTimer::ReadTimeout)),
+            Conn::Connecting => Some((
+                self.last_heard + (self.timeout * 2 / 3).max(1),
+                LibTimer::ReadTimeout,
+            )),
             Conn::Disconnected => self.retry_at.map(|t| (t, LibTimer::Reconnect)),
             Conn::Expired | Conn::Closed => None,
         }
@@ -249,7 +295,11 @@ impl ZkClient {
         self.retry_at = Some(now + self.retry_period());
         self.last_sent = now;
         match self.session {
-            Some(session) => vec![LibOut::Send(Up::Reconnect { session, last_zxid: self.last_zxid, watches: self.watches() })],
+            Some(session) => vec![LibOut::Send(Up::Reconnect {
+                session,
+                last_zxid: self.last_zxid,
+                watches: self.watches(),
+            })],
             None => self.start(now),
         }
     }

@@ -23,9 +23,13 @@ pub fn lib(cfg: &ServiceConfig) -> Lib {
     Lib::new(cfg.session_timeout)
 }
 
-use crate::engine::{CreateMode, Input, NodeKind, Output, Request, ServerConfig, SessionId, WatchTable};
+use crate::engine::{
+    CreateMode, Input, NodeKind, Output, Request, ServerConfig, SessionId, WatchTable,
+};
 use crate::narrate::{Key, Narration};
-use crate::services::api::{Blocker, Claim, ConnId, Failover, LockService, Outbox, Owner, ServiceConfig, Tick, Watch};
+use crate::services::api::{
+    Blocker, Claim, ConnId, Failover, LockService, Outbox, Owner, ServiceConfig, Tick, Watch,
+};
 
 /// Session id → connection. The server hands out consecutive ids, so a list indexed from the
 /// first id is enough.
@@ -40,7 +44,9 @@ impl SessionOwners {
         *self.0.get(Self::slot(s)?)?
     }
     fn insert(&mut self, s: SessionId, c: ConnId) {
-        let Some(i) = Self::slot(s).filter(|i| *i < 1 << 24) else { return };
+        let Some(i) = Self::slot(s).filter(|i| *i < 1 << 24) else {
+            return;
+        };
         if self.0.len() <= i {
             self.0.resize(i + 1, None);
         }
@@ -69,11 +75,18 @@ impl std::hash::Hash for Server {
 
 impl Server {
     pub fn new(cfg: &ServiceConfig) -> Server {
-        let mut server = crate::engine::Server::new(ServerConfig { tick_time_ms: cfg.tick_time, container_check_ms: None });
+        let mut server = crate::engine::Server::new(ServerConfig {
+            tick_time_ms: cfg.tick_time,
+            container_check_ms: None,
+        });
         if let Some(dir) = &cfg.lock_dir {
             precreate(&mut server, dir);
         }
-        Server { server, owners: SessionOwners::default(), bound: Vec::new() }
+        Server {
+            server,
+            owners: SessionOwners::default(),
+            bound: Vec::new(),
+        }
     }
 
     /// The connection a session belongs to.
@@ -103,17 +116,36 @@ impl Server {
                     (c, Down::Output(o))
                 }
                 Output::ConnectRejected { .. } => (sender.unwrap_or(0), Down::Output(o)),
-                Output::Reply { session, .. } | Output::Notify { session, .. } | Output::Pong { session, .. } => {
-                    let Some(c) = self.owners.get(*session) else { continue };
+                Output::Reply { session, .. }
+                | Output::Notify { session, .. }
+                | Output::Pong { session, .. } => {
+                    let Some(c) = self.owners.get(*session) else {
+                        continue;
+                    };
                     if let Output::Notify { event, .. } = &o {
-                        out.fired.push((c, event.kind.name().to_string(), event.path.clone()));
+                        out.fired
+                            .push((c, event.kind.name().to_string(), event.path.clone()));
                     }
                     (c, Down::Output(o))
                 }
-                Output::SessionEnded { session, expired, deleted, .. } => {
+                Output::SessionEnded {
+                    session,
+                    expired,
+                    deleted,
+                    ..
+                } => {
                     out.deleted.extend(deleted.iter().cloned());
-                    let Some(c) = self.owners.get(*session) else { continue };
-                    (c, if *expired { Down::ConnectionClosed } else { Down::Closed })
+                    let Some(c) = self.owners.get(*session) else {
+                        continue;
+                    };
+                    (
+                        c,
+                        if *expired {
+                            Down::ConnectionClosed
+                        } else {
+                            Down::Closed
+                        },
+                    )
                 }
                 Output::ContainerReaped { .. } => continue,
             };
@@ -126,9 +158,22 @@ impl Server {
 /// create, close).
 fn precreate(server: &mut crate::engine::Server, dir: &str) {
     let out = server.handle(0, Input::Connect { timeout_ms: 0 });
-    let Some(Output::Connected { session, .. }) = out.into_iter().next() else { return };
-    let request = Request::Create { path: dir.into(), data: Some(Vec::new()), mode: CreateMode::Persistent };
-    server.handle(0, Input::Request { session, xid: 1, request });
+    let Some(Output::Connected { session, .. }) = out.into_iter().next() else {
+        return;
+    };
+    let request = Request::Create {
+        path: dir.into(),
+        data: Some(Vec::new()),
+        mode: CreateMode::Persistent,
+    };
+    server.handle(
+        0,
+        Input::Request {
+            session,
+            xid: 1,
+            request,
+        },
+    );
     server.handle(0, Input::Close { session });
 }
 
@@ -141,16 +186,41 @@ impl LockService for Server {
         let session = self.session_of(conn);
         let live = session.is_some_and(|s| self.server.sessions().is_live(s));
         let input = match &m {
-            Up::Connect { timeout_ms } => Input::Connect { timeout_ms: *timeout_ms },
-            Up::Reconnect { session, last_zxid, watches } => Input::Reconnect { session: *session, last_zxid: *last_zxid, watches: watches.clone() },
+            Up::Connect { timeout_ms } => Input::Connect {
+                timeout_ms: *timeout_ms,
+            },
+            Up::Reconnect {
+                session,
+                last_zxid,
+                watches,
+            } => Input::Reconnect {
+                session: *session,
+                last_zxid: *last_zxid,
+                watches: watches.clone(),
+            },
             _ if !live => return Narration::new(Key::ClosedConnection, Some(conn)).a(m.label()),
-            Up::Request { xid, request } => Input::Request { session: session.unwrap_or(SessionId(0)), xid: *xid, request: request.clone() },
-            Up::Ping => Input::Ping { session: session.unwrap_or(SessionId(0)) },
-            Up::Close => Input::Close { session: session.unwrap_or(SessionId(0)) },
+            Up::Request { xid, request } => Input::Request {
+                session: session.unwrap_or(SessionId(0)),
+                xid: *xid,
+                request: request.clone(),
+            },
+            Up::Ping => Input::Ping {
+                session: session.unwrap_or(SessionId(0)),
+            },
+            Up::Close => Input::Close {
+                session: session.unwrap_or(SessionId(0)),
+            },
         };
         let outputs = self.server.handle(now, input);
-        if let Up::Request { request: Request::Delete { path, .. }, .. } = &m {
-            if outputs.iter().any(|o| matches!(o, Output::Reply { result: Ok(_), .. })) {
+        if let Up::Request {
+            request: Request::Delete { path, .. },
+            ..
+        } = &m
+        {
+            if outputs
+                .iter()
+                .any(|o| matches!(o, Output::Reply { result: Ok(_), .. }))
+            {
                 out.deleted.push(path.clone());
             }
         }
@@ -188,13 +258,21 @@ impl LockService for Server {
 
     /// A ZooKeeper election is short next to the session timeout (a tick time here).
     fn failover(&mut self, _: Tick, _: &mut Out) -> Failover {
-        Failover { key: Key::FailoverZk, stall: self.server.config().tick_time_ms }
+        Failover {
+            key: Key::FailoverZk,
+            stall: self.server.config().tick_time_ms,
+        }
     }
 
     /// The client still owns its lock node through its current session.
     fn holds(&self, _: Tick, claim: &Claim<'_>) -> bool {
-        let (Some(node), Some(session)) = (claim.node, claim.session) else { return false };
-        self.server.tree().get(node).is_some_and(|n| n.kind == NodeKind::Ephemeral(SessionId(session)))
+        let (Some(node), Some(session)) = (claim.node, claim.session) else {
+            return false;
+        };
+        self.server
+            .tree()
+            .get(node)
+            .is_some_and(|n| n.kind == NodeKind::Ephemeral(SessionId(session)))
     }
 
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
@@ -205,15 +283,26 @@ impl LockService for Server {
     /// A waiter is blocked by the node it watches: nothing if that node or its watch is gone
     /// (or it is the waiter's own), else the node's owner.
     fn blocker(&self, _: Tick, claim: &Claim<'_>, path: Option<&str>) -> Blocker {
-        let (Some(path), Some(session)) = (path, claim.session) else { return Blocker::Unknown };
+        let (Some(path), Some(session)) = (path, claim.session) else {
+            return Blocker::Unknown;
+        };
         let session = SessionId(session);
-        let Some(node) = self.server.tree().get(path) else { return Blocker::Nothing };
-        if !self.server.watches().contains(WatchTable::Data, path, session) {
+        let Some(node) = self.server.tree().get(path) else {
+            return Blocker::Nothing;
+        };
+        if !self
+            .server
+            .watches()
+            .contains(WatchTable::Data, path, session)
+        {
             return Blocker::Nothing;
         }
         match node.kind {
             NodeKind::Ephemeral(owner) if owner == session => Blocker::Nothing,
-            NodeKind::Ephemeral(owner) => Blocker::Ephemeral { owner: Owner::Session(owner.0), conn: self.owners.get(owner) },
+            NodeKind::Ephemeral(owner) => Blocker::Ephemeral {
+                owner: Owner::Session(owner.0),
+                conn: self.owners.get(owner),
+            },
             _ => Blocker::Unknown,
         }
     }
@@ -227,7 +316,12 @@ impl LockService for Server {
             .filter_map(|(table, path, s)| {
                 let conn = self.owners.get(s)?;
                 let on_missing = table == WatchTable::Data && tree.get(&path).is_none();
-                Some(Watch { conn, path, child: table == WatchTable::Child, on_missing })
+                Some(Watch {
+                    conn,
+                    path,
+                    child: table == WatchTable::Child,
+                    on_missing,
+                })
             })
             .collect()
     }

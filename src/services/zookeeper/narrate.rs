@@ -13,10 +13,18 @@ fn error(e: &ErrorCode) -> Detail {
 pub fn result_detail(request: &Request, result: &Result<Response, ErrorCode>, zxid: i64) -> Detail {
     match (request, result) {
         (_, Err(e)) => error(e),
-        (_, Ok(Response::Create { path, .. })) => Detail::Created { path: path.clone(), zxid },
+        (_, Ok(Response::Create { path, .. })) => Detail::Created {
+            path: path.clone(),
+            zxid,
+        },
         (_, Ok(Response::Delete)) => Detail::Deleted { zxid },
-        (Request::Exists { watch, .. }, Ok(Response::Exists { stat })) => Detail::Exists { found: stat.is_some(), watch: *watch },
-        (Request::GetData { watch, .. }, Ok(Response::GetData { .. })) => Detail::Data { watch: *watch },
+        (Request::Exists { watch, .. }, Ok(Response::Exists { stat })) => Detail::Exists {
+            found: stat.is_some(),
+            watch: *watch,
+        },
+        (Request::GetData { watch, .. }, Ok(Response::GetData { .. })) => {
+            Detail::Data { watch: *watch }
+        }
         (_, Ok(Response::GetChildren { children, .. })) => Detail::Children(children.clone()),
         (_, Ok(Response::Sync { .. })) => Detail::Synced,
         (_, Ok(_)) => Detail::Ok,
@@ -36,22 +44,40 @@ pub fn at_service(c: ConnId, session: Option<SessionId>, m: &Up, outputs: &[Outp
     match m {
         Up::Request { request, .. } => {
             let (zxid, result) = reply.unwrap_or((0, Err(ErrorCode::SessionExpired)));
-            Narration::new(Key::RequestArrives, Some(c)).a(op(request)).b(result_detail(request, &result, zxid))
+            Narration::new(Key::RequestArrives, Some(c))
+                .a(op(request))
+                .b(result_detail(request, &result, zxid))
         }
         Up::Connect { .. } => match outputs.iter().find_map(|o| match o {
-            Output::Connected { session, timeout_ms, .. } => Some((*session, *timeout_ms)),
+            Output::Connected {
+                session,
+                timeout_ms,
+                ..
+            } => Some((*session, *timeout_ms)),
             _ => None,
         }) {
-            Some((s, t)) => Narration::new(Key::ConnectArrives, Some(c)).a(s.to_string()).n(t as i64),
+            Some((s, t)) => Narration::new(Key::ConnectArrives, Some(c))
+                .a(s.to_string())
+                .n(t as i64),
             None => Narration::new(Key::ServiceTick, None),
         },
         Up::Reconnect { session, .. } => {
-            let alive = outputs.iter().any(|o| matches!(o, Output::Connected { .. }));
-            let d = if alive { Detail::StillAlive } else { Detail::SessionGone };
-            Narration::new(Key::ReconnectArrives, Some(c)).a(session.to_string()).b(d)
+            let alive = outputs
+                .iter()
+                .any(|o| matches!(o, Output::Connected { .. }));
+            let d = if alive {
+                Detail::StillAlive
+            } else {
+                Detail::SessionGone
+            };
+            Narration::new(Key::ReconnectArrives, Some(c))
+                .a(session.to_string())
+                .b(d)
         }
         Up::Ping => Narration::new(Key::PingArrives, Some(c)).a(session_name(session)),
-        Up::Close => Narration::new(Key::CloseArrives, Some(c)).a(session_name(session)).b(Detail::Nodes(ended_nodes(outputs))),
+        Up::Close => Narration::new(Key::CloseArrives, Some(c))
+            .a(session_name(session))
+            .b(Detail::Nodes(ended_nodes(outputs))),
     }
 }
 
@@ -75,19 +101,36 @@ pub fn at_client(c: ConnId, m: &Down) -> Narration {
         Down::Output(Output::Reply { zxid, result, .. }) => {
             let d = match result {
                 Err(e) => error(e),
-                Ok(Response::Create { path, .. }) => Detail::Created { path: path.clone(), zxid: *zxid },
+                Ok(Response::Create { path, .. }) => Detail::Created {
+                    path: path.clone(),
+                    zxid: *zxid,
+                },
                 Ok(Response::GetChildren { children, .. }) => Detail::Children(children.clone()),
-                Ok(Response::Exists { stat }) => Detail::Exists { found: stat.is_some(), watch: false },
+                Ok(Response::Exists { stat }) => Detail::Exists {
+                    found: stat.is_some(),
+                    watch: false,
+                },
                 Ok(_) => Detail::Ok,
             };
-            Narration::new(Key::ReplyArrives, Some(c)).a(reply_subject(result)).b(d)
+            Narration::new(Key::ReplyArrives, Some(c))
+                .a(reply_subject(result))
+                .b(d)
         }
-        Down::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c)).a(format!("{} {}", event.kind.name(), event.path)),
-        Down::Output(Output::Connected { new_session: false, .. }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
-        Down::Output(Output::Connected { session, .. }) => Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}")),
-        Down::Output(Output::ConnectRejected { .. }) => Narration::new(Key::SessionNews, Some(c)).a("Expired"),
+        Down::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c))
+            .a(format!("{} {}", event.kind.name(), event.path)),
+        Down::Output(Output::Connected {
+            new_session: false, ..
+        }) => Narration::new(Key::SessionNews, Some(c)).a("SyncConnected"),
+        Down::Output(Output::Connected { session, .. }) => {
+            Narration::new(Key::SessionNews, Some(c)).a(format!("SyncConnected {session}"))
+        }
+        Down::Output(Output::ConnectRejected { .. }) => {
+            Narration::new(Key::SessionNews, Some(c)).a("Expired")
+        }
         Down::Output(_) => Narration::new(Key::PongArrives, Some(c)),
-        Down::ConnectionClosed | Down::ConnectionLost => Narration::new(Key::SessionNews, Some(c)).a("Disconnected"),
+        Down::ConnectionClosed | Down::ConnectionLost => {
+            Narration::new(Key::SessionNews, Some(c)).a("Disconnected")
+        }
         Down::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
     }
 }
@@ -108,9 +151,18 @@ fn reply_subject(result: &Result<Response, ErrorCode>) -> String {
 /// Narration of sessions the server expired on its own clock (`owner`: whose session).
 pub fn expiry(outputs: &[Output], owner: impl Fn(SessionId) -> Option<ConnId>) -> Narration {
     for o in outputs {
-        if let Output::SessionEnded { session, zxid, deleted, .. } = o {
+        if let Output::SessionEnded {
+            session,
+            zxid,
+            deleted,
+            ..
+        } = o
+        {
             let c = owner(*session);
-            return Narration::new(Key::SessionExpires, c).a(session.to_string()).n(*zxid).b(Detail::Nodes(deleted.clone()));
+            return Narration::new(Key::SessionExpires, c)
+                .a(session.to_string())
+                .n(*zxid)
+                .b(Detail::Nodes(deleted.clone()));
         }
     }
     Narration::new(Key::ServiceTick, None)

@@ -64,7 +64,10 @@ impl Row for Znode {
             ("version", st.version.to_string()),
             ("cversion", st.cversion.to_string()),
             ("numChildren", st.num_children.to_string()),
-            ("ephemeralOwner", self.owner.map_or("0".into(), |s| format!("0x{s:x}"))),
+            (
+                "ephemeralOwner",
+                self.owner.map_or("0".into(), |s| format!("0x{s:x}")),
+            ),
         ];
         if let Some(d) = self.data.as_ref().filter(|d| !d.is_empty()) {
             f.push(("data", d.clone()));
@@ -75,12 +78,19 @@ impl Row for Znode {
 
 /// The part after the last `marker` (Curator's `fixForSorting`); the whole name if absent.
 pub fn sequence_key<'a>(name: &'a str, marker: &str) -> &'a str {
-    name.rfind(marker).map_or(name, |i| &name[i + marker.len()..])
+    name.rfind(marker)
+        .map_or(name, |i| &name[i + marker.len()..])
 }
 
 /// Children sorted by their sequence key (plain string order, as Curator and kazoo do).
 pub fn sorted<'a>(children: &'a [String], markers: &[&str]) -> Vec<&'a str> {
-    let key = |n: &'a str| markers.iter().map(|m| sequence_key(n, m)).min_by_key(|k| k.len()).unwrap_or(n);
+    let key = |n: &'a str| {
+        markers
+            .iter()
+            .map(|m| sequence_key(n, m))
+            .min_by_key(|k| k.len())
+            .unwrap_or(n)
+    };
     let mut v: Vec<&str> = children.iter().map(String::as_str).collect();
     v.sort_unstable_by(|a, b| key(a).cmp(key(b)).then(a.cmp(b)));
     v
@@ -96,7 +106,12 @@ pub fn tree(server: &Server) -> Vec<Znode> {
         if path != "/" {
             rows.push(row(&path, depth, node));
         }
-        let names: Vec<String> = node.children.iter().filter(|c| !(path == "/" && *c == "zookeeper")).cloned().collect();
+        let names: Vec<String> = node
+            .children
+            .iter()
+            .filter(|c| !(path == "/" && *c == "zookeeper"))
+            .cloned()
+            .collect();
         let kids = sorted(&names, &["lock-", "__READ__", "__WRIT__", "-"]);
         for k in kids.into_iter().rev() {
             stack.push((crate::engine::path::join(&path, k), depth + 1));
@@ -107,12 +122,25 @@ pub fn tree(server: &Server) -> Vec<Znode> {
 
 fn row(path: &str, depth: usize, node: &crate::engine::tree::Znode) -> Znode {
     let name = crate::engine::path::child_name(path).to_string();
-    let sequential = name.len() >= 10 && name[name.len() - 10..].bytes().all(|b| b.is_ascii_digit());
+    let sequential =
+        name.len() >= 10 && name[name.len() - 10..].bytes().all(|b| b.is_ascii_digit());
     let (kind, owner) = match node.kind {
         NodeKind::Ephemeral(s) => (ZnodeKind::Ephemeral, Some(s.0)),
         NodeKind::Container => (ZnodeKind::Container, None),
         _ => (ZnodeKind::Persistent, None),
     };
-    let data = node.data.as_ref().map(|d| String::from_utf8_lossy(d).into_owned());
-    Znode { path: path.to_string(), name, depth: depth.saturating_sub(1), kind, sequential, owner, stat: node.stat(), data }
+    let data = node
+        .data
+        .as_ref()
+        .map(|d| String::from_utf8_lossy(d).into_owned());
+    Znode {
+        path: path.to_string(),
+        name,
+        depth: depth.saturating_sub(1),
+        kind,
+        sequential,
+        owner,
+        stat: node.stat(),
+        data,
+    }
 }

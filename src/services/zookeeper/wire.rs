@@ -3,14 +3,25 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{ClientWatches, ErrorCode, Output, Request, Response, SessionId, WatchedEvent, Zxid};
+use crate::engine::{
+    ClientWatches, ErrorCode, Output, Request, Response, SessionId, WatchedEvent, Zxid,
+};
 
 /// Client → ZooKeeper.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Up {
-    Connect { timeout_ms: u64 },
-    Reconnect { session: SessionId, last_zxid: Zxid, watches: ClientWatches },
-    Request { xid: i32, request: Request },
+    Connect {
+        timeout_ms: u64,
+    },
+    Reconnect {
+        session: SessionId,
+        last_zxid: Zxid,
+        watches: ClientWatches,
+    },
+    Request {
+        xid: i32,
+        request: Request,
+    },
     Ping,
     Close,
 }
@@ -30,7 +41,10 @@ pub enum Down {
 /// What the library hands the recipe: a reply matched to its request, or a watch event.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Answer {
-    Reply { request: Request, result: Result<Response, ErrorCode> },
+    Reply {
+        request: Request,
+        result: Result<Response, ErrorCode>,
+    },
     Event(WatchedEvent),
 }
 
@@ -55,7 +69,9 @@ impl Up {
         match self {
             Up::Connect { .. } => "connect".into(),
             Up::Reconnect { .. } => "reconnect".into(),
-            Up::Request { request, .. } => format!("{} {}", request.opcode_name(), request_path(request)),
+            Up::Request { request, .. } => {
+                format!("{} {}", request.opcode_name(), request_path(request))
+            }
             Up::Ping => "ping".into(),
             Up::Close => "close".into(),
         }
@@ -105,7 +121,9 @@ fn output_label(o: &Output) -> String {
         Output::Connected { .. } => "connected".into(),
         Output::ConnectRejected { .. } => "session expired".into(),
         Output::Reply { result: Ok(_), .. } => "ok".into(),
-        Output::Reply { result: Err(e), .. } => e.kazoo_name().trim_end_matches("Error").to_string(),
+        Output::Reply { result: Err(e), .. } => {
+            e.kazoo_name().trim_end_matches("Error").to_string()
+        }
         Output::Notify { event, .. } => format!("{} {}", event.kind.name(), event.path),
         Output::Pong { .. } => "pong".into(),
         Output::SessionEnded { .. } => "session ended".into(),
