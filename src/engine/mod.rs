@@ -18,7 +18,10 @@ pub mod tree;
 pub mod types;
 pub mod watch;
 
-pub use protocol::{ClientWatches, Data, Input, MultiOp, MultiResult, Output, Request, Response};
+pub use protocol::{
+    ClientWatches, Data, Input, MultiOp, MultiResult, Opcode, Output, Request, Response,
+    WatcherType,
+};
 pub use server::{Server, ServerConfig};
 pub use types::{
     CreateMode, ErrorCode, EventType, NodeKind, SessionId, Stat, Time, WatchedEvent, Zxid,

@@ -7,8 +7,8 @@ use super::types::{CreateMode, ErrorCode, SessionId, Stat, WatchedEvent, Zxid};
 /// Node data: `None` is Java `null` (dataLength 0, getData returns null).
 pub type Data = Option<Vec<u8>>;
 
-/// A client request (the opcodes a lock needs; create is `create2`, getChildren is
-/// `getChildren2`, so both return a Stat).
+/// A client request (the operations a lock needs; the [`Opcode`] it travels with is the
+/// client's choice, see [`Request::opcode`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Request {
     Create {
@@ -45,6 +45,83 @@ pub enum Request {
         version: i32,
     },
     Multi(Vec<MultiOp>),
+    /// `checkWatches` (opcode 17): is there a watch of this type on the path (3.8.0: any
+    /// session's)? Leaves it in place.
+    CheckWatches {
+        path: String,
+        kind: WatcherType,
+    },
+    /// `removeWatches` (opcode 18): removes this session's watches of this type on the path.
+    RemoveWatches {
+        path: String,
+        kind: WatcherType,
+    },
+}
+
+/// The watcher type of `checkWatches` / `removeWatches` (wire values 1, 2, 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WatcherType {
+    Children,
+    Data,
+    Any,
+}
+
+impl WatcherType {
+    pub fn name(self) -> &'static str {
+        match self {
+            WatcherType::Children => "children",
+            WatcherType::Data => "data",
+            WatcherType::Any => "any",
+        }
+    }
+}
+
+/// A request's wire opcode. The server answers `create` and `create2` alike except that only
+/// `create2` returns the Stat (likewise `getChildren` / `getChildren2`); a container is created
+/// with `createContainer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Opcode {
+    Create,
+    Delete,
+    Exists,
+    GetData,
+    SetData,
+    GetChildren,
+    Sync,
+    GetChildren2,
+    Check,
+    Multi,
+    Create2,
+    CheckWatches,
+    RemoveWatches,
+    CreateContainer,
+}
+
+impl Opcode {
+    /// The name ZooKeeper's `ZooDefs.OpCode` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Opcode::Create => "create",
+            Opcode::Delete => "delete",
+            Opcode::Exists => "exists",
+            Opcode::GetData => "getData",
+            Opcode::SetData => "setData",
+            Opcode::GetChildren => "getChildren",
+            Opcode::Sync => "sync",
+            Opcode::GetChildren2 => "getChildren2",
+            Opcode::Check => "check",
+            Opcode::Multi => "multi",
+            Opcode::Create2 => "create2",
+            Opcode::CheckWatches => "checkWatches",
+            Opcode::RemoveWatches => "removeWatches",
+            Opcode::CreateContainer => "createContainer",
+        }
+    }
+
+    /// Whether the reply carries the Stat (`create2`, `createContainer`, `getChildren2`).
+    pub fn with_stat(self) -> bool {
+        !matches!(self, Opcode::Create | Opcode::GetChildren)
+    }
 }
 
 impl Request {
@@ -60,19 +137,31 @@ impl Request {
         )
     }
 
-    /// The ZooKeeper opcode name, for logs and message labels.
-    pub fn opcode_name(&self) -> &'static str {
+    /// The opcode a client sends this request with by default: `create2` and `getChildren2`
+    /// (the forms that return a Stat), `createContainer` for a container.
+    pub fn opcode(&self) -> Opcode {
         match self {
-            Request::Create { .. } => "create2",
-            Request::Delete { .. } => "delete",
-            Request::Exists { .. } => "exists",
-            Request::GetData { .. } => "getData",
-            Request::SetData { .. } => "setData",
-            Request::GetChildren { .. } => "getChildren2",
-            Request::Sync { .. } => "sync",
-            Request::Check { .. } => "check",
-            Request::Multi(_) => "multi",
+            Request::Create {
+                mode: CreateMode::Container,
+                ..
+            } => Opcode::CreateContainer,
+            Request::Create { .. } => Opcode::Create2,
+            Request::Delete { .. } => Opcode::Delete,
+            Request::Exists { .. } => Opcode::Exists,
+            Request::GetData { .. } => Opcode::GetData,
+            Request::SetData { .. } => Opcode::SetData,
+            Request::GetChildren { .. } => Opcode::GetChildren2,
+            Request::Sync { .. } => Opcode::Sync,
+            Request::Check { .. } => Opcode::Check,
+            Request::Multi(_) => Opcode::Multi,
+            Request::CheckWatches { .. } => Opcode::CheckWatches,
+            Request::RemoveWatches { .. } => Opcode::RemoveWatches,
         }
+    }
+
+    /// The default opcode's name, for logs and message labels.
+    pub fn opcode_name(&self) -> &'static str {
+        self.opcode().name()
     }
 }
 
@@ -126,6 +215,8 @@ pub enum Response {
         path: String,
     },
     Check,
+    /// `checkWatches` / `removeWatches` found what they looked for.
+    Watches,
     /// Always a "successful" reply header; failed sub-ops are `MultiResult::Error`.
     Multi(Vec<MultiResult>),
 }

@@ -48,6 +48,11 @@ impl Watches {
         }
     }
 
+    /// Whether any session watches `path` in table `t`.
+    pub fn watched(&self, t: WatchTable, path: &str) -> bool {
+        self.table(t).contains_key(path)
+    }
+
     pub fn contains(&self, t: WatchTable, path: &str, session: SessionId) -> bool {
         self.table(t)
             .get(path)

@@ -106,7 +106,7 @@ impl Runner {
         };
         let mut v = match resp {
             Response::Create { path, stat } => json!({"path": path, "stat": self.stat(&stat)}),
-            Response::Delete | Response::Check => json!({}),
+            Response::Delete | Response::Check | Response::Watches => json!({}),
             Response::Exists { stat } => json!({"stat": stat.map(|s| self.stat(&s))}),
             Response::GetData { data, stat } => {
                 json!({"data": data_value(&data), "stat": self.stat(&stat)})

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::engine::{CreateMode, Data, MultiOp, Request};
+use crate::engine::{CreateMode, Data, MultiOp, Request, WatcherType};
 
 /// A parsed script: the original op objects are kept to echo them verbatim.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,9 +131,31 @@ fn request(o: &Map<String, Value>, op: &str) -> R<Request> {
         "sync" => Request::Sync {
             path: opt_str(o, "path")?.unwrap_or("/").to_string(),
         },
+        "check_watches" => Request::CheckWatches {
+            path: path()?,
+            kind: watcher_type(o)?,
+        },
+        "remove_watches" => Request::RemoveWatches {
+            path: path()?,
+            kind: watcher_type(o)?,
+        },
         other => {
             return Err(FieldError(format!(
                 "field `op`: unknown operation {other:?}"
+            )))
+        }
+    })
+}
+
+/// `type`: data, children or any (the default).
+fn watcher_type(o: &Map<String, Value>) -> R<WatcherType> {
+    Ok(match opt_str(o, "type")? {
+        None | Some("any") => WatcherType::Any,
+        Some("data") => WatcherType::Data,
+        Some("children") => WatcherType::Children,
+        Some(other) => {
+            return Err(FieldError(format!(
+                "field `type`: expected data, children or any, not {other:?}"
             )))
         }
     })

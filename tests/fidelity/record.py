@@ -12,6 +12,9 @@ After every op each live session does a `sync` round trip, so every notification
 has arrived before the next op starts. `expire` hijacks the session from a second connection
 (which makes the server drop the victim's connection and its watches) and closes it there: the
 server runs the same closeSession transaction as on a timeout, and the victim hears nothing.
+`check_watches` / `remove_watches` are sent as raw checkWatches (17) / removeWatches (18) records
+(kazoo 2.11 has no API for them); their `zxid` is the reply header's own zxid, captured off the
+socket (kazoo's `last_zxid` ignores a header zxid <= 0).
 """
 import json
 import os
@@ -25,7 +28,8 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import ZookeeperError
 from kazoo.protocol import connection as kconn
 from kazoo.protocol.serialization import (CheckVersion, Create, Create2, Delete, Exists,
-                                          GetChildren2, GetData, SetData, Sync, Transaction, Watch)
+                                          GetChildren2, GetData, SetData, Sync, Transaction, Watch,
+                                          int_struct, write_string)
 from kazoo.security import OPEN_ACL_UNSAFE
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +44,40 @@ class CreateContainer(Create2):
     """createContainer (opcode 19): same body as create2, reply is path + Stat."""
     type = 19
 
+
+WATCHER_TYPES = {"children": 1, "data": 2, "any": 3}
+
+
+class CheckWatches:
+    """checkWatches (opcode 17): body = path + watcher type (int); empty reply body."""
+    type = 17
+
+    def __init__(self, path, wtype):
+        self.path, self.wtype = path, wtype
+
+    def serialize(self):
+        return write_string(self.path) + int_struct.pack(self.wtype)
+
+    @classmethod
+    def deserialize(cls, buffer, offset):
+        return None
+
+
+class RemoveWatches(CheckWatches):
+    """removeWatches (opcode 18): same body as checkWatches; empty reply body."""
+    type = 18
+
+
+HEADER_ZXID = {}  # id(kazoo client) -> zxid of the last reply header read off its socket
+_orig_read_response = kconn.ConnectionHandler._read_response
+
+
+def _recording_read_response(self, header, buffer, offset):
+    HEADER_ZXID[id(self.client)] = header.zxid
+    return _orig_read_response(self, header, buffer, offset)
+
+
+kconn.ConnectionHandler._read_response = _recording_read_response
 
 RECEIVED = {}  # id(kazoo client) -> notifications read off its socket, in order
 _orig_read_watch_event = kconn.ConnectionHandler._read_watch_event
@@ -143,6 +181,10 @@ class Recorder:
             return Sync(path)
         if kind == "multi":
             return Transaction([self.sub_request(sub) for sub in op["ops"]])
+        if kind == "check_watches":
+            return CheckWatches(path, WATCHER_TYPES[op.get("type", "any")])
+        if kind == "remove_watches":
+            return RemoveWatches(path, WATCHER_TYPES[op.get("type", "any")])
         raise ValueError(f"unknown op {kind}")
 
     def sub_request(self, sub):
@@ -161,11 +203,12 @@ class Recorder:
         c = self.clients.get(op["s"])
         if c is None:
             return {"ok": False, "err": "SessionExpiredError", "code": -112, "zxid": srvr_zxid()}
+        raw = op["op"] in ("check_watches", "remove_watches")
         try:
             value, zxid = self.call(c, self.request(op))
         except ZookeeperError as e:
-            return self.error(e, c.last_zxid)
-        return self.render(op, value, zxid)
+            return self.error(e, HEADER_ZXID[id(c)] if raw else c.last_zxid)
+        return self.render(op, value, HEADER_ZXID[id(c)] if raw else zxid)
 
     def render(self, op, value, zxid):
         kind = op["op"]

@@ -58,7 +58,9 @@ pub fn request_path(r: &Request) -> &str {
         | Request::SetData { path, .. }
         | Request::GetChildren { path, .. }
         | Request::Sync { path }
-        | Request::Check { path, .. } => path,
+        | Request::Check { path, .. }
+        | Request::CheckWatches { path, .. }
+        | Request::RemoveWatches { path, .. } => path,
         Request::Multi(_) => "",
     }
 }
