@@ -14,7 +14,11 @@ fn cell(r: &Row, p: Probe) -> Outcome {
 
 #[test]
 fn zookeeper_recipes_are_fenced_under_pause_and_hand_over_after_the_session_timeout() {
-    for k in [RecipeKind::Sequential, RecipeKind::Curator] {
+    for k in [
+        RecipeKind::Sequential,
+        RecipeKind::Curator,
+        RecipeKind::Kazoo,
+    ] {
         let r = row(k);
         assert_eq!(cell(&r, Probe::NoFault), Outcome::Safe);
         assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced, "{k:?}");
@@ -26,6 +30,15 @@ fn zookeeper_recipes_are_fenced_under_pause_and_hand_over_after_the_session_time
         );
     }
     assert!(row(RecipeKind::Curator).reentrant && !row(RecipeKind::Sequential).reentrant);
+    assert!(
+        !row(RecipeKind::Kazoo).reentrant,
+        "a held kazoo Lock blocks a second acquire"
+    );
+    assert_eq!(
+        cell(&row(RecipeKind::Kazoo), Probe::LostReply),
+        Outcome::Safe,
+        "kazoo finds its node by prefix"
+    );
     assert_eq!(
         cell(&row(RecipeKind::Sequential), Probe::LostReply),
         Outcome::Stuck,

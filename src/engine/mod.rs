@@ -12,6 +12,7 @@ pub mod javaset;
 pub mod path;
 mod prep;
 pub mod protocol;
+mod read;
 mod server;
 pub mod session;
 pub mod tree;

@@ -103,6 +103,9 @@ pub enum Key {
     FailoverSql,
     FailoverZk,
     NotApplicable,
+    CmdCancel,
+    TimerSessionLost,
+    TimerBackoff,
 }
 
 /// A narration: key, the client it is about, a subject (`a`), a result (`b`, already in the
@@ -229,7 +232,10 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 50] = [
+pub const ALL_KEYS: [Key; 53] = [
+    Key::CmdCancel,
+    Key::TimerSessionLost,
+    Key::TimerBackoff,
     Key::SvcRequest,
     Key::TimerRetry,
     Key::TimerKeepAlive,

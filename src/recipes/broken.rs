@@ -53,7 +53,8 @@ impl NoRecheck {
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, result) {
             (Request::Create { .. }, r @ Ok(_)) => {
-                let (path, token) = czxid_of(&r).unwrap_or_default();
+                let (path, _) = czxid_of(&r).unwrap_or_default();
+                let token = super::sequence_token(&path);
                 self.my_node = Some(path);
                 self.token = token;
                 self.phase = Phase::Listing;

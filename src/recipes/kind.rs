@@ -13,6 +13,8 @@ pub enum RecipeKind {
     Sequential,
     Curator,
     Rwlock,
+    CuratorSemaphore,
+    Kazoo,
     NoRecheck,
     LostWakeup,
     RedisSetnx,
@@ -24,11 +26,13 @@ pub enum RecipeKind {
 }
 
 impl RecipeKind {
-    pub const ALL: [RecipeKind; 13] = [
+    pub const ALL: [RecipeKind; 15] = [
         RecipeKind::Naive,
         RecipeKind::Sequential,
         RecipeKind::Curator,
         RecipeKind::Rwlock,
+        RecipeKind::CuratorSemaphore,
+        RecipeKind::Kazoo,
         RecipeKind::NoRecheck,
         RecipeKind::LostWakeup,
         RecipeKind::RedisSetnx,
@@ -58,6 +62,8 @@ impl RecipeKind {
             RecipeKind::Sequential => "sequential",
             RecipeKind::Curator => "curator",
             RecipeKind::Rwlock => "rwlock",
+            RecipeKind::CuratorSemaphore => "curator_semaphore",
+            RecipeKind::Kazoo => "kazoo",
             RecipeKind::NoRecheck => "no_recheck",
             RecipeKind::LostWakeup => "lost_wakeup",
             RecipeKind::RedisSetnx => "redis_setnx",
@@ -67,6 +73,15 @@ impl RecipeKind {
             RecipeKind::SqlLease => "sql_lease",
             RecipeKind::SqlRowLock => "sql_row_lock",
         }
+    }
+
+    /// Whether the recipe runs on Curator's framework (its connection manager declares a
+    /// session lost after a session timeout without a connection).
+    pub fn curator_framework(self) -> bool {
+        matches!(
+            self,
+            RecipeKind::Curator | RecipeKind::Rwlock | RecipeKind::CuratorSemaphore
+        )
     }
 
     /// The row an operator creates before the run for this recipe (`FOR UPDATE` locks it).
@@ -85,7 +100,7 @@ pub struct RecipeConfig {
     pub kind: RecipeKind,
     /// For `rwlock`: this client takes the write lock (else the read lock).
     pub writer: bool,
-    /// For `curator`: leases (1 = mutex, >1 = semaphore-like).
+    /// For `curator_semaphore`: leases (1 = InterProcessSemaphoreMutex).
     pub max_leases: u32,
     /// Seed for this client's protection UUIDs and lock tokens.
     pub uuid_seed: u64,
@@ -95,4 +110,30 @@ pub struct RecipeConfig {
     pub poll: u64,
     /// `redis_setnx`: repair a lock key left without TTL.
     pub ttl_repair: bool,
+    /// The client's index (its address and kazoo identifier derive from it).
+    pub client: usize,
+    /// The lock's path (ZooKeeper recipes); `None`: the recipe's default.
+    pub lock_path: Option<String>,
+}
+
+impl RecipeConfig {
+    /// A recipe's settings with everything else at its default.
+    pub fn new(kind: RecipeKind) -> RecipeConfig {
+        RecipeConfig {
+            kind,
+            writer: true,
+            max_leases: 1,
+            uuid_seed: 0,
+            lease: 2000,
+            poll: 10,
+            ttl_repair: true,
+            client: 0,
+            lock_path: None,
+        }
+    }
+
+    /// The lock directory of the sequential recipes (default `/locks`).
+    pub fn lock_dir(&self) -> &str {
+        self.lock_path.as_deref().unwrap_or(super::LOCK_DIR)
+    }
 }

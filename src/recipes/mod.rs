@@ -9,9 +9,9 @@
 pub mod broken;
 pub mod curator;
 pub mod decide;
+pub mod kazoo;
 mod kind;
 pub mod naive;
-pub mod rwlock;
 pub mod sequential;
 
 #[cfg(feature = "services")]
@@ -46,6 +46,8 @@ pub enum RecipeIn {
     Session(SessionEvent),
     /// The acquire deadline passed (recipes that support timeouts).
     Timeout,
+    /// The application stops waiting (kazoo's `cancel()`; elsewhere, an interrupt).
+    Cancel,
     /// The poll delay asked for with [`RecipeOut::RetryAfter`] is over.
     Retry,
 }
@@ -54,6 +56,8 @@ pub enum RecipeIn {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Failure {
     Timeout,
+    /// The waiting acquire was cancelled.
+    Cancelled,
     /// Curator's IllegalMonitorStateException("You do not own the lock").
     NotOwner,
     Error(ErrorCode),
@@ -75,6 +79,11 @@ pub enum RecipeOut {
     Lost,
     /// Poll again after about this many ticks (the client adds jitter).
     RetryAfter(u64),
+    /// Sleep before the `retry`-th retry (0-based), as Curator's `ExponentialBackoffRetry`
+    /// does: the client's base sleep times a random 1..2^(retry+1).
+    Backoff {
+        retry: u32,
+    },
     CancelRetry,
 }
 
@@ -90,6 +99,7 @@ pub enum ZkIn {
     Event(WatchedEvent),
     Session(SessionEvent),
     Timeout,
+    Cancel,
     Retry,
     /// Something only another service's library would hand over.
     Foreign,
@@ -107,6 +117,7 @@ impl From<RecipeIn> for ZkIn {
             RecipeIn::Answer(Answer::ZooKeeper(zookeeper::Answer::Event(e))) => ZkIn::Event(e),
             RecipeIn::Session(e) => ZkIn::Session(e),
             RecipeIn::Timeout => ZkIn::Timeout,
+            RecipeIn::Cancel => ZkIn::Cancel,
             RecipeIn::Retry => ZkIn::Retry,
             _ => ZkIn::Foreign,
         }
@@ -130,7 +141,7 @@ impl RecipeIn {
 
 /// A ZooKeeper request for the library.
 pub(crate) fn zk(r: Request) -> RecipeOut {
-    RecipeOut::Send(Call::ZooKeeper(r))
+    RecipeOut::Send(Call::ZooKeeper(r.into()))
 }
 
 /// How a lock is held: exclusively, or shared with other holders (read locks, semaphores).
@@ -201,8 +212,10 @@ recipes! {
     None(NoLock) for None => |_| NoLock::default(),
     Naive(naive::Naive) for Naive => |_| naive::Naive::default(),
     Sequential(sequential::Sequential) for Sequential => |_| sequential::Sequential::default(),
-    Curator(curator::Curator) for Curator => |c: &RecipeConfig| curator::Curator::new(c.max_leases.max(1), c.uuid_seed),
-    Rwlock(curator::Curator) for Rwlock => |c: &RecipeConfig| rwlock::RwLock::new(c.writer, c.uuid_seed),
+    Curator(curator::Curator) for Curator => curator::Curator::mutex,
+    Rwlock(curator::Curator) for Rwlock => curator::Curator::rwlock,
+    Semaphore(curator::Semaphore) for CuratorSemaphore => curator::Semaphore::new,
+    Kazoo(kazoo::KazooLock) for Kazoo => kazoo::KazooLock::new,
     NoRecheck(broken::NoRecheck) for NoRecheck => |_| broken::NoRecheck::default(),
     LostWakeup(broken::LostWakeup) for LostWakeup => |_| broken::LostWakeup::default(),
     }
@@ -222,8 +235,17 @@ impl Recipe {
     pub fn hold_mode(&self) -> HoldMode {
         match self {
             Recipe::Rwlock(r) if r.flavor == curator::Flavor::Read => HoldMode::Shared,
-            Recipe::Curator(c) if c.max_leases > 1 => HoldMode::Shared,
+            Recipe::Semaphore(s) if s.max_leases > 1 => HoldMode::Shared,
             _ => HoldMode::Exclusive,
+        }
+    }
+
+    /// How many may hold at once (a semaphore's leases; 1 for a mutex, any number of readers).
+    pub fn max_holders(&self) -> Option<usize> {
+        match (self, self.hold_mode()) {
+            (Recipe::Semaphore(s), _) => Some(s.max_leases as usize),
+            (_, HoldMode::Shared) => None,
+            _ => Some(1),
         }
     }
 
@@ -259,6 +281,8 @@ believes_node!(
     naive::Naive,
     sequential::Sequential,
     curator::Curator,
+    curator::Semaphore,
+    kazoo::KazooLock,
     broken::NoRecheck,
     broken::LostWakeup
 );
@@ -343,6 +367,17 @@ pub(crate) fn create_seq(path: String, data: &[u8]) -> Request {
 /// random bits; the simulation derives them from the client's seed so runs replay exactly).
 pub fn token(seed: u64, n: u32) -> String {
     format!("{:08x}-{n}", (seed >> 32) as u32 ^ seed as u32)
+}
+
+/// The sequence number at the end of a lock node's name (a fencing token: it grows with every
+/// grant in the directory); 0 if there is none.
+pub fn sequence_token(node: &str) -> i64 {
+    let tail = &node[node.len().saturating_sub(10)..];
+    if tail.len() == 10 && tail.bytes().all(|b| b.is_ascii_digit()) {
+        tail.parse().unwrap_or(0)
+    } else {
+        0
+    }
 }
 
 /// The czxid from a create reply, used as the fencing token.

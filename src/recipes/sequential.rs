@@ -3,7 +3,7 @@
 //! 1. Create `/locks/lock-` as EPHEMERAL_SEQUENTIAL; the server appends the parent's counter
 //!    (`lock-0000000007`). (If `/locks` is missing, create it and retry.)
 //! 2. `getChildren("/locks")` without a watch, and sort by the sequence suffix.
-//! 3. If our node is the lowest, we hold the lock (token: our node's czxid).
+//! 3. If our node is the lowest, we hold the lock (token: its sequence number).
 //! 4. Otherwise `exists(predecessor, watch=true)` on the node just below ours — only that one,
 //!    so a release wakes exactly one waiter (no herd).
 //! 5. If exists says the predecessor is already gone, go to 2; else wait for its watch, then go
@@ -77,7 +77,8 @@ impl Sequential {
                 self.create()
             }
             (Request::Create { .. }, r @ Ok(_)) => {
-                let (path, token) = czxid_of(&r).unwrap_or_default();
+                let (path, _) = czxid_of(&r).unwrap_or_default();
+                let token = super::sequence_token(&path);
                 self.my_node = Some(path);
                 self.token = token;
                 self.relist()

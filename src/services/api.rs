@@ -37,6 +37,10 @@ pub struct ServiceConfig {
     pub lock_row: Option<String>,
     /// The session timeout a client asks for (and the read timeout of the other libraries).
     pub session_timeout: Tick,
+    /// The ZooKeeper library declares its session lost after a session timeout without a
+    /// connection and opens a new one, without asking the server (Curator's connection
+    /// manager); otherwise it learns of an expiry only when it reconnects.
+    pub lost_after_timeout: bool,
     pub timeless: bool,
 }
 
@@ -119,6 +123,14 @@ pub trait LockService {
     /// breaks with it).
     fn lost_with_connection() -> Option<Self::Down> {
         None
+    }
+    /// A message to the service in full.
+    fn up_wire(m: &Self::Up) -> Wire {
+        Wire::default().with("op", Self::up_label(m))
+    }
+    /// A message from the service in full.
+    fn down_wire(m: &Self::Down) -> Wire {
+        Wire::default().with("answer", Self::down_label(m))
     }
     /// A client receives this message, in words.
     fn heard(c: ConnId, m: &Self::Down) -> Narration {

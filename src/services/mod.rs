@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 pub use api::{
     Blocker, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ServiceConfig,
-    SessionEvent, Tick, Watch,
+    SessionEvent, Tick, Watch, Wire,
 };
 
 /// Every lock service Lockstep knows, whether or not this build carries its model (the lean

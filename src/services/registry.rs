@@ -217,6 +217,11 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::up_label(m), )* )* }
             }
 
+            /// The message in full, field by field.
+            pub fn wire(&self) -> Wire {
+                match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::up_wire(m), )* )* }
+            }
+
             /// A request (counted in the metrics), not a handshake, heartbeat or close.
             pub fn is_request(&self) -> bool {
                 match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::is_request(m), )* )* }
@@ -231,6 +236,11 @@ macro_rules! registry {
         impl Down {
             pub fn label(&self) -> String {
                 match self { $( $( #[$attr] Down::$v(m) => <$m::Server as LockService>::down_label(m), )* )* }
+            }
+
+            /// The message in full, field by field.
+            pub fn wire(&self) -> Wire {
+                match self { $( $( #[$attr] Down::$v(m) => <$m::Server as LockService>::down_wire(m), )* )* }
             }
 
             /// A pushed watch event, not the answer to a request.

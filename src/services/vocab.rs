@@ -6,6 +6,56 @@ use serde::{Deserialize, Serialize};
 
 use crate::narrate::Key;
 
+/// A message in full, as named fields in the service's own words (`op`, `path`, `mode`,
+/// `data`, `watch`, `version`, `result`, …), in order; serialised as a JSON object.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Wire(pub Vec<(String, String)>);
+
+impl Wire {
+    pub fn with(mut self, k: &str, v: impl Into<String>) -> Wire {
+        self.0.push((k.to_string(), v.into()));
+        self
+    }
+
+    pub fn get(&self, k: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Serialize for Wire {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Wire {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Wire, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Wire;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of strings")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Wire, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, val)) = a.next_entry::<String, String>()? {
+                    v.push((k, val));
+                }
+                Ok(Wire(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 /// Logical time: the services count it as milliseconds.
 pub type Tick = u64;
 
@@ -188,6 +238,8 @@ pub enum LibTimer {
     Ping,
     ReadTimeout,
     Reconnect,
+    /// A whole session timeout without a connection: Curator declares the session lost.
+    Lost,
     /// Send the lease keep-alive.
     KeepAlive,
     /// The oldest request has gone unanswered for the read timeout: send it again.

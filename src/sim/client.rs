@@ -69,8 +69,12 @@ pub struct Client {
     pub recipe: Recipe,
     pub app: App,
     pub proc: Proc,
-    /// When the recipe's poll delay ends.
+    /// When the recipe's poll delay (or retry back-off) ends.
     pub retry_at: Option<Tick>,
+    /// The base sleep of the recipe's retry back-off (Curator's `baseSleepTimeMs`).
+    pub retry_base: Tick,
+    /// The pending retry timer is a back-off after a failure, not a poll delay.
+    pub backing_off: bool,
     /// The recipe refused a release during the current step (not the owner).
     pub refused_now: bool,
 }
@@ -86,6 +90,8 @@ impl Client {
             app,
             proc: Proc::Running,
             retry_at: None,
+            retry_base: 1,
+            backing_off: false,
             refused_now: false,
         }
     }
@@ -199,6 +205,11 @@ impl Client {
         self.run(now, Vec::new(), outs, rng)
     }
 
+    /// The application stops waiting for the lock.
+    pub fn command_cancel(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Cancel)], rng)
+    }
+
     /// The application closes the client gracefully.
     pub fn close(&mut self, now: Tick) -> Vec<Outgoing> {
         let b = self.recipe.belief();
@@ -280,7 +291,14 @@ impl Client {
                 Vec::new()
             }
             RecipeOut::RetryAfter(poll) => {
+                self.backing_off = false;
                 self.retry_at = Some(now + rng.range(poll.div_ceil(2), poll.max(1)));
+                Vec::new()
+            }
+            RecipeOut::Backoff { retry } => {
+                let spread = (1u64 << (retry + 1).min(20)) - 1;
+                self.retry_at = Some(now + self.retry_base * rng.range(0, spread).max(1));
+                self.backing_off = true;
                 Vec::new()
             }
             RecipeOut::CancelRetry => {

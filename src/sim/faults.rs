@@ -79,6 +79,15 @@ impl World {
                 self.client_sends(ci, out);
                 Narration::new(Key::CmdAcquire, c).phase(self.clients[ci].recipe.phase())
             }
+            Command::Cancel { .. } => {
+                let out = if self.clients[ci].alive() {
+                    self.clients[ci].command_cancel(now, rng)
+                } else {
+                    Vec::new()
+                };
+                self.client_sends(ci, out);
+                Narration::new(Key::CmdCancel, c).phase(self.clients[ci].recipe.phase())
+            }
             Command::Release { .. } => {
                 let out = if self.clients[ci].alive() {
                     self.clients[ci].command_release(now, rng)

@@ -10,10 +10,11 @@ use super::Simulation;
 use crate::recipes::RecipeKind;
 
 /// The recipes the matrix compares (the broken teaching recipes and "no lock" are left out).
-pub const RECIPES: [RecipeKind; 10] = [
+pub const RECIPES: [RecipeKind; 11] = [
     RecipeKind::Naive,
     RecipeKind::Sequential,
     RecipeKind::Curator,
+    RecipeKind::Kazoo,
     RecipeKind::RedisSetnx,
     RecipeKind::RedisLease,
     RecipeKind::EtcdMutex,
@@ -72,23 +73,42 @@ pub struct Row {
     pub messages_x10: u64,
 }
 
-/// The probe scenario: C1 holds first, the fault hits it at tick 8; every pause or cut lasts
-/// longer than any lease or session in the defaults (3000 ticks vs 2000 and 12).
+/// The tick after C1 first holds the lock in the fault-free probe (8 if it never does).
+fn first_hold(recipe: RecipeKind) -> u64 {
+    let mut sim = Simulation::new(Scenario {
+        faults: Vec::new(),
+        ..probe_at(recipe, Probe::NoFault, 0)
+    });
+    while sim.step() && sim.cursor() < 500 {
+        if sim.world().clients[0].recipe.holding() {
+            return sim.world().now + 1;
+        }
+    }
+    8
+}
+
+/// The probe scenario: C1 holds first and the fault hits it the tick after it got the lock
+/// (a lost reply hits its first request); every pause or cut lasts longer than any lease or
+/// session in the defaults (3000 ticks vs 2000 and 12).
 pub fn probe(recipe: RecipeKind, p: Probe) -> Scenario {
+    probe_at(recipe, p, first_hold(recipe))
+}
+
+fn probe_at(recipe: RecipeKind, p: Probe, t: u64) -> Scenario {
     let at = |at, command| TimedCommand { at, command };
     let faults = match p {
         Probe::NoFault => Vec::new(),
-        Probe::Crash => vec![at(8, Command::Crash { client: 0 })],
+        Probe::Crash => vec![at(t, Command::Crash { client: 0 })],
         Probe::Pause => vec![at(
-            8,
+            t,
             Command::Pause {
                 client: 0,
                 ticks: 3000,
             },
         )],
         Probe::Partition => vec![
-            at(8, Command::Partition { client: 0 }),
-            at(3008, Command::Heal { client: 0 }),
+            at(t, Command::Partition { client: 0 }),
+            at(t + 3000, Command::Heal { client: 0 }),
         ],
         Probe::LostReply => vec![at(1, Command::DropReply { client: 0 })],
         Probe::Failover => vec![at(3, Command::Failover)],

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod client;
+pub mod codec;
 pub mod explore;
 mod faults;
 pub mod history;

@@ -135,6 +135,31 @@ fn lost_wakeup() -> Scenario {
         ..base(RecipeKind::LostWakeup, 2)
     }
 }
+fn kazoo_queue() -> Scenario {
+    Scenario {
+        hold_min: 4,
+        hold_max: 4,
+        ..base(RecipeKind::Kazoo, 4)
+    }
+}
+fn kazoo_cancel() -> Scenario {
+    Scenario {
+        hold_min: 30,
+        hold_max: 30,
+        faults: vec![at(14, Command::Cancel { client: 1 })],
+        ..base(RecipeKind::Kazoo, 3)
+    }
+}
+fn semaphore() -> Scenario {
+    Scenario {
+        max_leases: 2,
+        hold_min: 40,
+        hold_max: 40,
+        lock_path: Some("/locks/s".into()),
+        lock_dir_exists: false,
+        ..base(RecipeKind::CuratorSemaphore, 4)
+    }
+}
 fn rwlock() -> Scenario {
     Scenario {
         readers: vec![0, 2, 3],
@@ -159,8 +184,17 @@ pub const PRESETS: &[Preset] = &[
         "Six clients use one ephemeral /lock node and watch it with exists. Every release fires every waiter's watch at once: all of them race to create /lock, one wins and the rest fail and watch again. Count the notifications per release: that is the herd factor, and it grows with the number of waiters.",
         "六个客户端都使用同一个临时节点 /lock，并用 exists 监视它。每次释放都会同时触发所有等待者的监视：它们一起抢着创建 /lock，只有一个成功，其余失败后再次监视。看看每次释放产生的通知数量：这就是羊群系数，它随等待者数量增长。"], build: herd },
     Preset { id: "queue", title: ["Orderly queue", "有序排队"], lesson: [
-        "The ZooKeeper recipe: each client creates an ephemeral-sequential node under /locks, lists the directory, and watches only the node just below its own. A release wakes exactly one waiter, which lists again before it believes anything. One notification per hand-off, in sequence order.",
-        "ZooKeeper 官方锁方案：每个客户端在 /locks 下创建临时顺序节点，列出目录，只监视比自己小的那一个节点。每次释放只唤醒一个等待者，它重新列出目录后才做判断。每次交接只有一个通知，按序号排队。"], build: queue },
+        "The recipe from ZooKeeper's own documentation (recipes.md), as written there — not what any client library sends: each client creates an ephemeral-sequential node under /locks, lists the directory, and watches only the node just below its own with exists. A release wakes exactly one waiter, which lists again before it believes anything. One notification per hand-off, in sequence order.",
+        "ZooKeeper 官方文档（recipes.md）中的锁方案，照文档原样实现——并非某个客户端库实际发送的请求：每个客户端在 /locks 下创建临时顺序节点，列出目录，只用 exists 监视比自己小的那一个节点。每次释放只唤醒一个等待者，它重新列出目录后才做判断。每次交接只有一个通知，按序号排队。"], build: queue },
+    Preset { id: "kazoo-queue", title: ["kazoo's Lock", "kazoo 的 Lock"], lesson: [
+        "kazoo 2.11's Lock, request for request: the first acquire makes sure /locks exists (exists, walking up, then create); each client creates <uuid hex>__lock__ with a plain create (no Stat back), lists with getChildren (not getChildren2), and watches only its immediate predecessor with getData — which, unlike exists, leaves no watch behind on a node that is already gone. One notification per hand-off, like Curator, with different requests on the wire.",
+        "kazoo 2.11 的 Lock，逐个请求照实现：第一次获取先确认 /locks 存在（exists，向上查找，再 create）；每个客户端用普通的 create（不返回 Stat）创建 <uuid 十六进制>__lock__，用 getChildren（不是 getChildren2）列出目录，并用 getData 只监视紧挨着的前驱——与 exists 不同，前驱已消失时不会留下监视。每次交接只有一个通知，和 Curator 一样，但线上的请求不同。"], build: kazoo_queue },
+    Preset { id: "kazoo-cancel", title: ["kazoo: a waiter cancels", "kazoo：等待者取消"], lesson: [
+        "C1 holds the lock; C2 and C3 wait in line. C2 calls cancel(): its acquire stops at once and deletes its node, but its watch on C1's node stays on the server. C3's watch fires, C3 lists again and now watches C1. When C1 releases, both C2 and C3 are notified — C2 of a lock it no longer wants — and C3 takes the lock.",
+        "C1 持有锁，C2 和 C3 排队等待。C2 调用 cancel()：它的获取立即停止并删除自己的节点，但它对 C1 节点的监视仍留在服务器上。C3 的监视被触发，C3 重新列出目录，改为监视 C1。C1 释放时，C2 和 C3 都收到通知——C2 收到的是它已不再需要的锁的通知——C3 拿到锁。"], build: kazoo_cancel },
+    Preset { id: "semaphore", title: ["Curator semaphore, two leases", "Curator 信号量：两个租约"], lesson: [
+        "Curator's InterProcessSemaphoreV2 with two leases and its own layout: an internal mutex under /locks/s/locks and the leases under /locks/s/leases. A client takes the internal mutex, creates its lease node, and lists the leases with a child watch; two leases are free, so C1 and C2 hold at once. C3 finds three leases: it waits — still holding the internal mutex, so C4 waits behind it for the mutex — until a lease goes and NodeChildrenChanged wakes it. Each acquire then sends checkWatches, which leaves the watch on the server: holders hear changes they ignore.",
+        "Curator 的 InterProcessSemaphoreV2，两个租约，有自己的目录结构：内部互斥锁在 /locks/s/locks 下，租约在 /locks/s/leases 下。客户端先拿内部互斥锁，再创建租约节点，并带子节点监视列出租约；两个租约空闲，所以 C1 和 C2 同时持有。C3 看到三个租约：它等待——仍然持有内部互斥锁，所以 C4 在它后面等互斥锁——直到一个租约释放、NodeChildrenChanged 把它唤醒。每次获取之后都会发送 checkWatches，而它会把监视留在服务器上：持有者会听到它们不关心的变化。"], build: semaphore },
     Preset { id: "reentrant", title: ["Reentrant Curator lock", "可重入的 Curator 锁"], lesson: [
         "Curator's InterProcessMutex: protected node names _c_<uuid>-lock-, the predecessor watched with getData. Each client acquires twice (reentrant): the second acquire only counts, and only the last release deletes the node. Watch the count in the client lanes.",
         "Curator 的 InterProcessMutex：受保护的节点名 _c_<uuid>-lock-，用 getData 监视前驱。每个客户端获取两次（可重入）：第二次获取只是计数，只有最后一次释放才删除节点。留意客户端泳道中的计数。"], build: reentrant },
@@ -174,11 +208,11 @@ pub const PRESETS: &[Preset] = &[
         "C1 holds the lock, reads the counter, and freezes in a long GC pause. Its session expires, the server deletes its node, and C2 gets the lock, reads and writes. Then C1 wakes up, still believing it holds the lock, and writes its stale value: C2's update is lost. No lock service can prevent this alone.",
         "C1 持有锁并读取计数器后，陷入长时间 GC 停顿。它的会话过期，服务器删除其节点，C2 获得锁并完成读写。随后 C1 醒来，仍以为自己持有锁，写入了过时的值：C2 的更新丢失了。仅靠锁服务无法避免这种情况。"], build: || gc_pause(false) },
     Preset { id: "gc-pause-fenced", title: ["GC pause, with fencing", "GC 停顿，有防护令牌"], lesson: [
-        "The same pause, but every write carries a fencing token (the lock node's czxid, which grows with every grant) and the resource rejects a token lower than the highest it has seen. When C1 wakes up and writes with its old token, the write is rejected: the stale holder can no longer do harm.",
-        "同样的停顿，但每次写入都带上防护令牌（锁节点的 czxid，每次授予锁都会增大），资源会拒绝比它见过的最大令牌更小的令牌。C1 醒来后用旧令牌写入时被拒绝：过时的持锁者再也无法造成破坏。"], build: || gc_pause(true) },
+        "The same pause, but every write carries a fencing token (the lock node's sequence number, which grows with every grant) and the resource rejects a token lower than the highest it has seen. When C1 wakes up and writes with its old token, the write is rejected: the stale holder can no longer do harm.",
+        "同样的停顿，但每次写入都带上防护令牌（锁节点的序号，每次授予锁都会增大），资源会拒绝比它见过的最大令牌更小的令牌。C1 醒来后用旧令牌写入时被拒绝：过时的持锁者再也无法造成破坏。"], build: || gc_pause(true) },
     Preset { id: "partition", title: ["Holder partitioned", "持锁者被网络隔离"], lesson: [
-        "C1 holds the lock when its link to ZooKeeper is cut. It only sees Disconnected (after two thirds of its timeout) and keeps believing it holds the lock; meanwhile the server expires its session and C2 is granted the lock. Two clients believe they hold it. Fencing rejects C1's late write; after healing, C1 learns its session expired.",
-        "C1 持有锁时，它与 ZooKeeper 的网络被切断。它只能看到 Disconnected（超时的三分之二之后），并继续认为自己持有锁；同时服务器使其会话过期，C2 获得了锁。两个客户端都认为自己持有锁。防护令牌拒绝了 C1 迟到的写入；网络恢复后，C1 才得知会话已过期。"], build: partition },
+        "C1 holds the lock when its link to ZooKeeper is cut. It sees Disconnected after two thirds of its session timeout, and after a whole timeout without a connection Curator's connection manager declares the session lost and opens a new one — yet InterProcessMutex keeps believing it holds the lock (CURATOR-206). Meanwhile the server expired the session and granted the lock to C2: two clients believe they hold it. Fencing rejects C1's late write.",
+        "C1 持有锁时，它与 ZooKeeper 的网络被切断。会话超时的三分之二之后它看到 Disconnected；整整一个超时都没有连接之后，Curator 的连接管理器认定会话已丢失并新建一个会话——但 InterProcessMutex 仍然认为自己持有锁（CURATOR-206）。与此同时服务器已使该会话过期，并把锁交给了 C2：两个客户端都认为自己持有锁。防护令牌拒绝了 C1 迟到的写入。"], build: partition },
     Preset { id: "lost-reply", title: ["Lost create reply, no protection", "创建应答丢失，无保护"], lesson: [
         "C2's create succeeds on the server but the reply is lost with the connection. The session survives the reconnect, so the node stays, owned by C2, but C2 never learned its name. It creates again: now it owns two nodes, and the orphan blocks the queue until the session ends.",
         "C2 的创建请求在服务器上成功了，但应答随连接一起丢失。重连后会话仍然有效，所以节点保留下来，归 C2 所有，但 C2 不知道它的名字。它再次创建：现在它拥有两个节点，孤儿节点会一直阻塞队列直到会话结束。"], build: || lost_reply(RecipeKind::Sequential) },

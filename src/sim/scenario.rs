@@ -1,7 +1,6 @@
 //! A scenario: recipe, client count, timings, seed and a timed fault script. Serialisable to
 //! JSON and to a compact URL-safe string; parse errors are precise messages, never panics.
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use super::types::{ClientId, Tick};
@@ -54,6 +53,10 @@ pub enum Command {
     Release {
         client: ClientId,
     },
+    /// Ask a waiting application to stop waiting (kazoo's `cancel()`).
+    Cancel {
+        client: ClientId,
+    },
 }
 
 impl Command {
@@ -76,7 +79,8 @@ impl Command {
             | Command::Pause { client, .. }
             | Command::DropReply { client }
             | Command::Acquire { client }
-            | Command::Release { client } => Some(*client),
+            | Command::Release { client }
+            | Command::Cancel { client } => Some(*client),
             Command::Latency { .. } | Command::Failover => None,
         }
     }
@@ -143,6 +147,12 @@ pub struct Scenario {
     pub ttl_repair: bool,
     /// Redis: an asynchronously replicated replica that receives writes this many ticks later.
     pub replica_lag: Option<Tick>,
+    /// The lock's path for the ZooKeeper recipes that take one (Curator, kazoo, the
+    /// sequential recipe); `None`: the recipe's default (`/locks`).
+    pub lock_path: Option<String>,
+    /// Curator's and kazoo's retry back-off base (`ExponentialBackoffRetry`'s
+    /// `baseSleepTimeMs`): the n-th retry sleeps this times 1..2^(n+1).
+    pub retry_sleep: Tick,
 }
 
 impl Default for Scenario {
@@ -177,6 +187,8 @@ impl Default for Scenario {
             poll: 10,
             ttl_repair: true,
             replica_lag: None,
+            lock_path: None,
+            retry_sleep: 2,
         }
     }
 }
@@ -253,6 +265,18 @@ impl Scenario {
                 ),
             );
         }
+        if self.retry_sleep == 0 || self.retry_sleep > 100_000 {
+            return bad("retry_sleep", "must be 1..=100000");
+        }
+        if let Some(p) = &self.lock_path {
+            let nested = p.len() > 1 && p.len() <= 200 && p.matches('/').count() <= 8;
+            if !nested
+                || crate::engine::path::validate(p).is_err()
+                || crate::engine::path::is_special(p)
+            {
+                return bad("lock_path", "must be a valid ZooKeeper path below / (at most 8 levels, 200 characters), not /zookeeper");
+            }
+        }
         let n = self.clients as usize;
         if let Some(f) = self
             .faults
@@ -277,61 +301,6 @@ impl Scenario {
         }
         Ok(())
     }
-
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario =
-            serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
-        s.validate()?;
-        Ok(s)
-    }
-
-    /// A compact URL-safe form: base64url (no padding) of the minified JSON.
-    pub fn to_compact(&self) -> String {
-        let json = serde_json::to_string(self).unwrap_or_default();
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
-    }
-
-    pub fn from_compact(s: &str) -> Result<Scenario, String> {
-        if s.len() > 20_000 {
-            return Err("scenario string is too long".into());
-        }
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(s.trim())
-            .map_err(|e| format!("scenario string is not base64url: {e}"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
-        Self::from_json(&text)
-    }
-}
-
-/// A JSON error that names the field it is in: the last `"key":` before the error's position.
-pub fn json_error(what: &str, text: &str, e: &serde_json::Error) -> String {
-    let offset: usize = text
-        .split_inclusive('\n')
-        .take(e.line().saturating_sub(1))
-        .map(str::len)
-        .sum::<usize>()
-        + e.column();
-    let mut end = offset.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let before = &text[..end];
-    match last_key(before) {
-        Some(key) if e.is_data() => format!("{what} field `{key}`: {e}"),
-        _ => format!("{what} JSON: {e}"),
-    }
-}
-
-fn last_key(text: &str) -> Option<&str> {
-    let colon = text.rfind(':')?;
-    let head = text[..colon].trim_end().strip_suffix('"')?;
-    let start = head.rfind('"')?;
-    Some(&head[start + 1..])
 }
 
 #[cfg(test)]

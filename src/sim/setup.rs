@@ -19,11 +19,14 @@ fn kind(sc: &Scenario) -> ServiceKind {
 fn config(sc: &Scenario) -> ServiceConfig {
     ServiceConfig {
         tick_time: sc.tick_time,
-        lock_dir: sc.lock_dir_exists.then(|| LOCK_DIR.to_string()),
+        lock_dir: sc
+            .lock_dir_exists
+            .then(|| sc.lock_path.clone().unwrap_or_else(|| LOCK_DIR.to_string())),
         replica_lag: sc.replica_lag,
         lock_row: sc.recipe.operator_row().map(str::to_string),
         session_timeout: sc.session_timeout,
         timeless: sc.timeless,
+        lost_after_timeout: sc.recipe.curator_framework(),
     }
 }
 
@@ -37,6 +40,8 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         lease: sc.lease,
         poll: sc.poll,
         ttl_repair: sc.ttl_repair,
+        client: i,
+        lock_path: sc.lock_path.clone(),
     };
     let timeout = sc
         .timeouts
@@ -58,7 +63,9 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
     let start = 1 + rng.range(0, sc.start_spread);
     let (kind, svc) = (kind(sc), config(sc));
     let lib = Lib::new(kind, &svc).unwrap_or_else(|| Lib::ZooKeeper(zookeeper::lib(&svc)));
-    Client::new(i, lib, Recipe::new(&cfg), App::new(app_cfg, start))
+    let mut client = Client::new(i, lib, Recipe::new(&cfg), App::new(app_cfg, start));
+    client.retry_base = sc.retry_sleep;
+    client
 }
 
 /// The scenario's lock service, prepared as an operator would: ZooKeeper with `/locks`, a

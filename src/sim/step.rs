@@ -7,7 +7,7 @@ use super::network::Envelope;
 use super::types::{ClientId, Node, Payload, ResDown, ResUp, Tick};
 use super::world::{Action, World};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::{Down, LibTimer, Out, Up};
+use crate::services::{Down, LibTimer, Out, Up, Wire};
 
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,6 +35,8 @@ pub struct Delivered {
     pub sent_at: Tick,
     pub label: String,
     pub lost: bool,
+    /// The message in full (request or reply, field by field).
+    pub wire: Wire,
 }
 
 impl From<&Envelope> for Delivered {
@@ -46,6 +48,7 @@ impl From<&Envelope> for Delivered {
             sent_at: e.sent_at,
             label: e.payload.label(),
             lost: e.lost,
+            wire: e.payload.wire(),
         }
     }
 }
@@ -200,6 +203,7 @@ impl World {
     }
 
     fn timer(&mut self, c: ClientId, t: Timer) -> Narration {
+        let backoff = t == Timer::Retry && self.clients[c].backing_off;
         let (now, rng) = (self.now, &mut self.rng);
         let out = self.clients[c].fire(now, t, rng);
         self.client_sends(c, out);
@@ -211,7 +215,9 @@ impl World {
             Timer::Lib(LibTimer::ReadTimeout) => Key::TimerReadTimeout,
             Timer::Lib(LibTimer::Reconnect) => Key::TimerReconnect,
             Timer::Lib(LibTimer::KeepAlive) => Key::TimerKeepAlive,
+            Timer::Lib(LibTimer::Lost) => Key::TimerSessionLost,
             Timer::Lib(LibTimer::Resend) => Key::TimerResend,
+            Timer::Retry if backoff => Key::TimerBackoff,
             Timer::Retry => Key::TimerRetry,
             Timer::KeepAlive => Key::TimerKeepAlive,
             Timer::Resend => Key::TimerResend,

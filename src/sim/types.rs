@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::services::zookeeper::wire::request_path;
-use crate::services::{Down, Up};
+use crate::services::{Down, Up, Wire};
 
 /// Logical time. The simulated lock services count it as milliseconds.
 pub type Tick = u64;
@@ -75,6 +75,39 @@ impl Payload {
             Payload::ResDown(ResDown::ReadOk { value, .. }) => format!("value {value}"),
             Payload::ResDown(ResDown::WriteOk { .. }) => "write ok".into(),
             Payload::ResDown(ResDown::WriteRejected { .. }) => "write rejected".into(),
+        }
+    }
+
+    /// The message in full, field by field.
+    pub fn wire(&self) -> Wire {
+        let w = Wire::default();
+        match self {
+            Payload::Up(m) => m.wire(),
+            Payload::Down(m) => m.wire(),
+            Payload::Hangup => w.with("op", "FIN"),
+            Payload::ResUp(ResUp::Read { token }) => {
+                w.with("op", "read").with("token", token.to_string())
+            }
+            Payload::ResUp(ResUp::Write {
+                value,
+                read_version,
+                token,
+            }) => w
+                .with("op", "write")
+                .with("value", value.to_string())
+                .with("readVersion", read_version.to_string())
+                .with("token", token.to_string()),
+            Payload::ResDown(ResDown::ReadOk { value, version }) => w
+                .with("result", "ok")
+                .with("value", value.to_string())
+                .with("version", version.to_string()),
+            Payload::ResDown(ResDown::WriteOk { value }) => {
+                w.with("result", "ok").with("value", value.to_string())
+            }
+            Payload::ResDown(ResDown::WriteRejected { token, highest }) => w
+                .with("result", "rejected")
+                .with("token", token.to_string())
+                .with("highest", highest.to_string()),
         }
     }
 

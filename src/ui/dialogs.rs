@@ -100,7 +100,7 @@ pub fn parse_run(text: &str) -> Result<Run, String> {
     let is_run = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.scenario.is_some());
     let run = if is_run {
         serde_json::from_str::<Run>(text)
-            .map_err(|e| crate::sim::scenario::json_error("run", text, &e))?
+            .map_err(|e| crate::sim::codec::json_error("run", text, &e))?
     } else {
         Run {
             scenario: crate::sim::Scenario::from_json(text)?,

@@ -117,7 +117,7 @@ const SVC_LABELS: &[(&str, &str, &str)] = &[
     ("ui.column", "Column", "列"),
     ("ui.none", "(none)", "（无）"),
     ("ui.failover", "Failover", "故障切换"),
-    ("ui.matrix_hint", "Computed now from runs: each recipe runs the same probes (3 clients, C1 holds first, the fault hits C1 at tick 8; pauses and cuts last 3000 ticks, longer than any lease). Click a cell to open its run.", "现在由实际运行计算得出：每种锁方案运行相同的探测场景（3 个客户端，C1 先持锁，故障在第 8 个时钟单位作用于 C1；停顿和断网持续 3000 个时钟单位，长于任何租约）。点击单元格打开对应的运行。"),
+    ("ui.matrix_hint", "Computed now from runs: each recipe runs the same probes (3 clients, C1 holds first, the fault hits C1 the tick after it got the lock; pauses and cuts last 3000 ticks, longer than any lease). Click a cell to open its run.", "现在由实际运行计算得出：每种锁方案运行相同的探测场景（3 个客户端，C1 先持锁，故障在 C1 拿到锁后的下一个时钟单位作用于它；停顿和断网持续 3000 个时钟单位，长于任何租约）。点击单元格打开对应的运行。"),
     ("ui.compute", "Compute", "计算"),
     ("mx.recipe", "Recipe", "锁方案"),
     ("mx.service", "Service", "服务"),

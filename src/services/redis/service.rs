@@ -192,6 +192,13 @@ impl LockService for Redis {
     fn down_label(m: &Reply) -> String {
         m.render()
     }
+    fn up_wire(m: &Up) -> crate::services::Wire {
+        let (op, args) = label(m).split_once(' ').map_or((label(m), String::new()), |(a, b)| (a.to_string(), b.to_string()));
+        crate::services::Wire::default().with("op", op).with("args", args)
+    }
+    fn down_wire(m: &Reply) -> crate::services::Wire {
+        crate::services::Wire::default().with("reply", m.render())
+    }
 }
 
 /// The Redis client library: one connection, read timeout and resend.

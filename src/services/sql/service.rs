@@ -205,6 +205,16 @@ impl LockService for Sql {
     fn down_label(m: &Answer) -> String {
         m.render()
     }
+    fn up_wire(m: &Stmt) -> crate::services::Wire {
+        crate::services::Wire::default().with("op", "query").with("sql", m.text())
+    }
+    fn down_wire(m: &Answer) -> crate::services::Wire {
+        let w = crate::services::Wire::default();
+        match m {
+            Answer::Ok { tag, rows } => w.with("tag", tag).with("rows", rows.len().to_string()),
+            Answer::Error { sqlstate, message } => w.with("sqlstate", sqlstate).with("message", message),
+        }
+    }
 }
 
 /// The SQL client library: one connection, read timeout and resend (a blocking `FOR UPDATE`

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::wire::{Answer, Down, Up};
+use super::wire::{Answer, Call, Down, Up};
 use crate::engine::{ClientWatches, ErrorCode, Output, Request, Response, SessionId, Zxid};
 use crate::services::api::{Claim, ClientLib, ConnState, LibCtx, LibTimer, SessionEvent, Tick};
 
@@ -37,13 +37,16 @@ pub struct ZkClient {
     pub last_sent: Tick,
     pub retry_at: Option<Tick>,
     pub last_zxid: Zxid,
-    pending: VecDeque<(i32, Request)>,
-    queued: VecDeque<Request>,
+    pending: VecDeque<(i32, Call)>,
+    queued: VecDeque<Call>,
     next_xid: i32,
     data_watches: BTreeSet<String>,
     exist_watches: BTreeSet<String>,
     child_watches: BTreeSet<String>,
     had_session: bool,
+    /// Declare the session lost a session timeout after the connection went (Curator).
+    pub lost_after_timeout: bool,
+    disconnected_at: Option<Tick>,
 }
 
 impl ZkClient {
@@ -64,6 +67,8 @@ impl ZkClient {
             exist_watches: BTreeSet::new(),
             child_watches: BTreeSet::new(),
             had_session: false,
+            lost_after_timeout: false,
+            disconnected_at: None,
         }
     }
 
@@ -90,22 +95,23 @@ impl ZkClient {
     }
 
     /// Sends now if connected, else queues until the connection is back.
-    pub fn send(&mut self, now: Tick, request: Request) -> Vec<LibOut> {
+    pub fn send(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
         if self.conn != Conn::Connected {
-            self.queued.push_back(request);
+            self.queued.push_back(call);
             return Vec::new();
         }
         self.next_xid += 1;
-        self.pending.push_back((self.next_xid, request.clone()));
+        self.pending.push_back((self.next_xid, call.clone()));
         self.last_sent = now;
         vec![LibOut::Send(Up::Request {
             xid: self.next_xid,
-            request,
+            request: call.request,
+            op: call.op,
         })]
     }
 
     fn flush_queue(&mut self, now: Tick) -> Vec<LibOut> {
-        let queued: Vec<Request> = self.queued.drain(..).collect();
+        let queued: Vec<Call> = self.queued.drain(..).collect();
         queued.into_iter().flat_map(|r| self.send(now, r)).collect()
     }
 
@@ -113,7 +119,7 @@ impl ZkClient {
     pub fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
         self.last_heard = now;
         match msg {
-            Down::Output(o) => self.output(now, o),
+            Down::Output(o) | Down::Reply(_, o) => self.output(now, o),
             Down::ConnectionClosed | Down::ConnectionLost => self.disconnect(now),
             Down::Closed => {
                 self.conn = Conn::Closed;
@@ -156,6 +162,7 @@ impl ZkClient {
         new_session: bool,
     ) -> Vec<LibOut> {
         self.conn = Conn::Connected;
+        self.disconnected_at = None;
         self.session = Some(session);
         self.timeout = timeout_ms;
         self.retry_at = None;
@@ -171,7 +178,7 @@ impl ZkClient {
 
     fn reply(&mut self, zxid: Zxid, result: Result<Response, ErrorCode>) -> Vec<LibOut> {
         self.last_zxid = self.last_zxid.max(zxid);
-        let Some((_, request)) = self.pending.pop_front() else {
+        let Some((_, Call { request, .. })) = self.pending.pop_front() else {
             return Vec::new();
         };
         self.register_watch(&request, &result);
@@ -209,6 +216,7 @@ impl ZkClient {
             Conn::Disconnected
         };
         self.retry_at = Some(now + self.retry_period());
+        self.disconnected_at = self.disconnected_at.or(Some(now));
         let mut out = self.fail_pending(ErrorCode::ConnectionLoss);
         if !was_connecting {
             out.push(LibOut::Session(SessionEvent::Disconnected));
@@ -217,7 +225,7 @@ impl ZkClient {
     }
 
     fn fail_pending(&mut self, e: ErrorCode) -> Vec<LibOut> {
-        let failed: Vec<Request> = self.pending.drain(..).map(|(_, r)| r).collect();
+        let failed: Vec<Request> = self.pending.drain(..).map(|(_, c)| c.request).collect();
         failed
             .into_iter()
             .map(|request| {
@@ -234,8 +242,9 @@ impl ZkClient {
     fn expired(&mut self, now: Tick) -> Vec<LibOut> {
         self.conn = Conn::Expired;
         self.session = None;
+        self.disconnected_at = None;
         let mut out = self.fail_pending(ErrorCode::SessionExpired);
-        let queued: Vec<Request> = self.queued.drain(..).collect();
+        let queued: Vec<Request> = self.queued.drain(..).map(|c| c.request).collect();
         out.extend(queued.into_iter().map(|request| {
             LibOut::Answer(Answer::Reply {
                 request,
@@ -270,7 +279,17 @@ impl ZkClient {
                 self.last_heard + (self.timeout * 2 / 3).max(1),
                 LibTimer::ReadTimeout,
             )),
-            Conn::Disconnected => self.retry_at.map(|t| (t, LibTimer::Reconnect)),
+            Conn::Disconnected => {
+                let lost = self
+                    .disconnected_at
+                    .filter(|_| self.lost_after_timeout)
+                    .map(|t| (t + self.timeout, LibTimer::Lost));
+                self.retry_at
+                    .map(|t| (t, LibTimer::Reconnect))
+                    .into_iter()
+                    .chain(lost)
+                    .min()
+            }
             Conn::Expired | Conn::Closed => None,
         }
     }
@@ -287,6 +306,7 @@ impl ZkClient {
             }
             LibTimer::ReadTimeout => self.disconnect(now),
             LibTimer::Reconnect => self.reconnect(now),
+            LibTimer::Lost => self.expired(now),
             LibTimer::KeepAlive | LibTimer::Resend => Vec::new(),
         }
     }
@@ -314,7 +334,7 @@ impl ZkClient {
 }
 
 impl ClientLib for ZkClient {
-    type Call = Request;
+    type Call = Call;
     type Answer = Answer;
     type Up = Up;
     type Down = Down;
@@ -322,7 +342,7 @@ impl ClientLib for ZkClient {
     fn start(&mut self, now: Tick) -> Vec<LibOut> {
         ZkClient::start(self, now)
     }
-    fn call(&mut self, now: Tick, call: Request) -> Vec<LibOut> {
+    fn call(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
         self.send(now, call)
     }
     fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {

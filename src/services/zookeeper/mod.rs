@@ -4,27 +4,27 @@
 //! did, and shows the znode tree as typed rows. The client library is [`client::ZkClient`].
 
 pub mod client;
+mod fields;
 mod narrate;
 pub mod rows;
 pub mod wire;
 
 pub use client::ZkClient as Lib;
 pub use rows::Znode as Entry;
-pub use wire::{Answer, Down, Up};
-
-/// What a recipe asks the ZooKeeper library for: a request.
-pub type Call = crate::engine::Request;
+pub use wire::{Answer, Call, Down, Up};
 
 pub fn service(cfg: &ServiceConfig) -> Server {
     Server::new(cfg)
 }
 
 pub fn lib(cfg: &ServiceConfig) -> Lib {
-    Lib::new(cfg.session_timeout)
+    let mut lib = Lib::new(cfg.session_timeout);
+    lib.lost_after_timeout = cfg.lost_after_timeout;
+    lib
 }
 
 use crate::engine::{
-    CreateMode, Input, NodeKind, Output, Request, ServerConfig, SessionId, WatchTable,
+    CreateMode, Input, NodeKind, Opcode, Output, Request, ServerConfig, SessionId, WatchTable,
 };
 use crate::narrate::{Key, Narration};
 use crate::services::api::{
@@ -107,7 +107,15 @@ impl Server {
     }
 
     /// Sends the server's outputs where they belong.
-    fn route(&mut self, sender: Option<ConnId>, outputs: Vec<Output>, out: &mut Out) {
+    /// Sends the server's outputs where they belong; a reply goes out tagged with the opcode
+    /// of the request it answers (`op`).
+    fn route(
+        &mut self,
+        sender: Option<ConnId>,
+        op: Option<Opcode>,
+        outputs: Vec<Output>,
+        out: &mut Out,
+    ) {
         for o in outputs {
             let (to, msg) = match &o {
                 Output::Connected { session, .. } => {
@@ -126,7 +134,10 @@ impl Server {
                         out.fired
                             .push((c, event.kind.name().to_string(), event.path.clone()));
                     }
-                    (c, Down::Output(o))
+                    match (&o, op) {
+                        (Output::Reply { .. }, Some(op)) => (c, Down::Reply(op, o)),
+                        _ => (c, Down::Output(o)),
+                    }
                 }
                 Output::SessionEnded {
                     session,
@@ -154,26 +165,33 @@ impl Server {
     }
 }
 
-/// An operator created the lock directory before the run (one admin session: connect,
-/// create, close).
+/// An operator created the lock directory before the run (one admin session: connect, create
+/// it and its ancestors, close).
 fn precreate(server: &mut crate::engine::Server, dir: &str) {
     let out = server.handle(0, Input::Connect { timeout_ms: 0 });
     let Some(Output::Connected { session, .. }) = out.into_iter().next() else {
         return;
     };
-    let request = Request::Create {
-        path: dir.into(),
-        data: Some(Vec::new()),
-        mode: CreateMode::Persistent,
-    };
-    server.handle(
-        0,
-        Input::Request {
-            session,
-            xid: 1,
-            request,
-        },
-    );
+    let ends = dir
+        .match_indices('/')
+        .map(|(i, _)| i)
+        .skip(1)
+        .chain([dir.len()]);
+    for (xid, end) in (1..).zip(ends) {
+        let request = Request::Create {
+            path: dir[..end].into(),
+            data: Some(Vec::new()),
+            mode: CreateMode::Persistent,
+        };
+        server.handle(
+            0,
+            Input::Request {
+                session,
+                xid,
+                request,
+            },
+        );
+    }
     server.handle(0, Input::Close { session });
 }
 
@@ -199,7 +217,7 @@ impl LockService for Server {
                 watches: watches.clone(),
             },
             _ if !live => return Narration::new(Key::ClosedConnection, Some(conn)).a(m.label()),
-            Up::Request { xid, request } => Input::Request {
+            Up::Request { xid, request, .. } => Input::Request {
                 session: session.unwrap_or(SessionId(0)),
                 xid: *xid,
                 request: request.clone(),
@@ -225,7 +243,11 @@ impl LockService for Server {
             }
         }
         let n = narrate::at_service(conn, session, &m, &outputs);
-        self.route(Some(conn), outputs, out);
+        let op = match &m {
+            Up::Request { op, .. } => Some(*op),
+            _ => None,
+        };
+        self.route(Some(conn), op, outputs, out);
         n
     }
 
@@ -245,14 +267,14 @@ impl LockService for Server {
     fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
         let outputs = self.server.handle(now, Input::Tick);
         let n = narrate::expiry(&outputs, |s| self.owners.get(s));
-        self.route(None, outputs, out);
+        self.route(None, None, outputs, out);
         n
     }
 
     fn expire(&mut self, now: Tick, claim: &Claim<'_>, out: &mut Out) -> Option<Narration> {
         let session = SessionId(claim.session?);
         let outputs = self.server.handle(now, Input::Expire { session });
-        self.route(None, outputs, out);
+        self.route(None, None, outputs, out);
         Some(Narration::new(Key::CmdExpire, Some(claim.conn)))
     }
 
@@ -356,6 +378,12 @@ impl LockService for Server {
     }
     fn heard(c: ConnId, m: &Down) -> Narration {
         narrate::at_client(c, m)
+    }
+    fn up_wire(m: &Up) -> crate::services::Wire {
+        fields::up(m)
+    }
+    fn down_wire(m: &Down) -> crate::services::Wire {
+        fields::down(m)
     }
 
     /// The user's znodes (not `/zookeeper`), parents before children, siblings in sequence

@@ -1,6 +1,6 @@
 //! What the ZooKeeper server did, and what its client heard, in one sentence each.
 
-use super::wire::{request_path, Down, Up};
+use super::wire::{Down, Up};
 use crate::engine::{ErrorCode, Output, Request, Response, SessionId};
 use crate::narrate::{Detail, Key, Narration};
 use crate::services::api::ConnId;
@@ -31,10 +31,6 @@ pub fn result_detail(request: &Request, result: &Result<Response, ErrorCode>, zx
     }
 }
 
-fn op(request: &Request) -> String {
-    format!("{} {}", request.opcode_name(), request_path(request))
-}
-
 /// Narration of a message from connection `c` (bound to `session`) arriving at the server.
 pub fn at_service(c: ConnId, session: Option<SessionId>, m: &Up, outputs: &[Output]) -> Narration {
     let reply = outputs.iter().find_map(|o| match o {
@@ -45,7 +41,7 @@ pub fn at_service(c: ConnId, session: Option<SessionId>, m: &Up, outputs: &[Outp
         Up::Request { request, .. } => {
             let (zxid, result) = reply.unwrap_or((0, Err(ErrorCode::SessionExpired)));
             Narration::new(Key::RequestArrives, Some(c))
-                .a(op(request))
+                .a(m.label())
                 .b(result_detail(request, &result, zxid))
         }
         Up::Connect { .. } => match outputs.iter().find_map(|o| match o {
@@ -98,24 +94,13 @@ fn ended_nodes(outputs: &[Output]) -> Vec<String> {
 /// Narration of a message from the server arriving at client `c`.
 pub fn at_client(c: ConnId, m: &Down) -> Narration {
     match m {
-        Down::Output(Output::Reply { zxid, result, .. }) => {
-            let d = match result {
-                Err(e) => error(e),
-                Ok(Response::Create { path, .. }) => Detail::Created {
-                    path: path.clone(),
-                    zxid: *zxid,
-                },
-                Ok(Response::GetChildren { children, .. }) => Detail::Children(children.clone()),
-                Ok(Response::Exists { stat }) => Detail::Exists {
-                    found: stat.is_some(),
-                    watch: false,
-                },
-                Ok(_) => Detail::Ok,
-            };
-            Narration::new(Key::ReplyArrives, Some(c))
-                .a(reply_subject(result))
-                .b(d)
+        Down::Reply(op, Output::Reply { zxid, result, .. }) => {
+            reply(c, op.name().into(), *zxid, result)
         }
+        Down::Output(Output::Reply { zxid, result, .. }) => {
+            reply(c, reply_subject(result), *zxid, result)
+        }
+        Down::Reply(_, o) => at_client(c, &Down::Output(o.clone())),
         Down::Output(Output::Notify { event, .. }) => Narration::new(Key::EventArrives, Some(c))
             .a(format!("{} {}", event.kind.name(), event.path)),
         Down::Output(Output::Connected {
@@ -133,6 +118,24 @@ pub fn at_client(c: ConnId, m: &Down) -> Narration {
         }
         Down::Closed => Narration::new(Key::SessionNews, Some(c)).a("Closed"),
     }
+}
+
+/// The answer to a request (named by its opcode) reaches the client.
+fn reply(c: ConnId, subject: String, zxid: i64, result: &Result<Response, ErrorCode>) -> Narration {
+    let d = match result {
+        Err(e) => error(e),
+        Ok(Response::Create { path, .. }) => Detail::Created {
+            path: path.clone(),
+            zxid,
+        },
+        Ok(Response::GetChildren { children, .. }) => Detail::Children(children.clone()),
+        Ok(Response::Exists { stat }) => Detail::Exists {
+            found: stat.is_some(),
+            watch: false,
+        },
+        Ok(_) => Detail::Ok,
+    };
+    Narration::new(Key::ReplyArrives, Some(c)).a(subject).b(d)
 }
 
 fn reply_subject(result: &Result<Response, ErrorCode>) -> String {

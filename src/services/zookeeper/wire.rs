@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    ClientWatches, ErrorCode, Output, Request, Response, SessionId, WatchedEvent, Zxid,
+    ClientWatches, ErrorCode, Opcode, Output, Request, Response, SessionId, WatchedEvent, Zxid,
 };
 
 /// Client → ZooKeeper.
@@ -21,6 +21,8 @@ pub enum Up {
     Request {
         xid: i32,
         request: Request,
+        /// The opcode the client sent it with (`create` or `create2`, …).
+        op: Opcode,
     },
     Ping,
     Close,
@@ -30,12 +32,31 @@ pub enum Up {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Down {
     Output(Output),
+    /// The reply to a request sent with this opcode.
+    Reply(Opcode, Output),
     /// The server closed the connection (the session ended while the client was away).
     ConnectionClosed,
     /// The connection broke in transit (a reply was lost with it).
     ConnectionLost,
     /// The reply to a graceful close.
     Closed,
+}
+
+/// What a recipe asks the ZooKeeper library for: a request, sent with this opcode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Call {
+    pub request: Request,
+    pub op: Opcode,
+}
+
+impl From<Request> for Call {
+    /// The request with the opcode a client uses by default (`create2`, `getChildren2`, …).
+    fn from(request: Request) -> Call {
+        Call {
+            op: request.opcode(),
+            request,
+        }
+    }
 }
 
 /// What the library hands the recipe: a reply matched to its request, or a watch event.
@@ -71,9 +92,7 @@ impl Up {
         match self {
             Up::Connect { .. } => "connect".into(),
             Up::Reconnect { .. } => "reconnect".into(),
-            Up::Request { request, .. } => {
-                format!("{} {}", request.opcode_name(), request_path(request))
-            }
+            Up::Request { request, op, .. } => format!("{} {}", op.name(), request_path(request)),
             Up::Ping => "ping".into(),
             Up::Close => "close".into(),
         }
@@ -91,7 +110,7 @@ impl Up {
 impl Down {
     pub fn label(&self) -> String {
         match self {
-            Down::Output(o) => output_label(o),
+            Down::Output(o) | Down::Reply(_, o) => output_label(o),
             Down::ConnectionClosed => "connection closed".into(),
             Down::ConnectionLost => "connection lost".into(),
             Down::Closed => "closed".into(),
@@ -100,12 +119,15 @@ impl Down {
 
     /// A watch notification (not the answer to a request).
     pub fn is_event(&self) -> bool {
-        matches!(self, Down::Output(Output::Notify { .. }))
+        matches!(
+            self,
+            Down::Output(Output::Notify { .. }) | Down::Reply(_, Output::Notify { .. })
+        )
     }
 
     /// The answer to a request (what a "lost reply" fault loses).
     pub fn is_reply(&self) -> bool {
-        matches!(self, Down::Output(Output::Reply { .. }))
+        matches!(self, Down::Output(Output::Reply { .. }) | Down::Reply(..))
     }
 
     pub fn is_heartbeat(&self) -> bool {

@@ -1,0 +1,63 @@
+//! A scenario as text: pretty JSON, the compact URL-safe form (base64url of minified JSON), and
+//! JSON errors that name the field they are in.
+
+use base64::Engine as _;
+
+use super::scenario::Scenario;
+
+impl Scenario {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// A compact URL-safe form: base64url (no padding) of the minified JSON.
+    pub fn to_compact(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
+    }
+
+    pub fn from_compact(s: &str) -> Result<Scenario, String> {
+        if s.len() > 20_000 {
+            return Err("scenario string is too long".into());
+        }
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(s.trim())
+            .map_err(|e| format!("scenario string is not base64url: {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;
+        Self::from_json(&text)
+    }
+}
+
+/// A JSON error that names the field it is in: the last `"key":` before the error's position.
+pub fn json_error(what: &str, text: &str, e: &serde_json::Error) -> String {
+    let offset: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + e.column();
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    match last_key(before) {
+        Some(key) if e.is_data() => format!("{what} field `{key}`: {e}"),
+        _ => format!("{what} JSON: {e}"),
+    }
+}
+
+fn last_key(text: &str) -> Option<&str> {
+    let colon = text.rfind(':')?;
+    let head = text[..colon].trim_end().strip_suffix('"')?;
+    let start = head.rfind('"')?;
+    Some(&head[start + 1..])
+}
