@@ -3,7 +3,9 @@
 //! owns 1 000 ephemerals. Run with `cargo bench --bench engine`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use lockstep::engine::{CreateMode, Input, Output, Request, Response, Server, ServerConfig, SessionId};
+use lockstep::engine::{
+    CreateMode, Input, Output, Request, Response, Server, ServerConfig, SessionId,
+};
 
 fn connect(s: &mut Server) -> SessionId {
     match s.handle(0, Input::Connect { timeout_ms: 40_000 }).pop() {
@@ -13,14 +15,27 @@ fn connect(s: &mut Server) -> SessionId {
 }
 
 fn req(s: &mut Server, session: SessionId, request: Request) -> Option<Response> {
-    s.handle(0, Input::Request { session, xid: 1, request }).into_iter().find_map(|o| match o {
+    s.handle(
+        0,
+        Input::Request {
+            session,
+            xid: 1,
+            request,
+        },
+    )
+    .into_iter()
+    .find_map(|o| match o {
         Output::Reply { result: Ok(r), .. } => Some(r),
         _ => None,
     })
 }
 
 fn create(path: &str, mode: CreateMode) -> Request {
-    Request::Create { path: path.into(), data: Some(Vec::new()), mode }
+    Request::Create {
+        path: path.into(),
+        data: Some(Vec::new()),
+        mode,
+    }
 }
 
 /// A server with `/locks` holding `siblings` ephemeral-sequential children of one session.
@@ -29,7 +44,11 @@ fn server_with(siblings: usize) -> (Server, SessionId) {
     let session = connect(&mut s);
     req(&mut s, session, create("/locks", CreateMode::Persistent));
     for _ in 0..siblings {
-        req(&mut s, session, create("/locks/lock-", CreateMode::EphemeralSequential));
+        req(
+            &mut s,
+            session,
+            create("/locks/lock-", CreateMode::EphemeralSequential),
+        );
     }
     (s, session)
 }
@@ -40,7 +59,11 @@ fn create_delete(c: &mut Criterion) {
         let (mut s, session) = server_with(n);
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
             b.iter(|| {
-                let Some(Response::Create { path, .. }) = req(&mut s, session, create("/locks/lock-", CreateMode::EphemeralSequential)) else {
+                let Some(Response::Create { path, .. }) = req(
+                    &mut s,
+                    session,
+                    create("/locks/lock-", CreateMode::EphemeralSequential),
+                ) else {
                     panic!("create failed")
                 };
                 req(&mut s, session, Request::Delete { path, version: -1 });
@@ -55,7 +78,16 @@ fn get_children(c: &mut Criterion) {
     for n in [10usize, 1_000, 100_000] {
         let (mut s, session) = server_with(n);
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| req(&mut s, session, Request::GetChildren { path: "/locks".into(), watch: false }))
+            b.iter(|| {
+                req(
+                    &mut s,
+                    session,
+                    Request::GetChildren {
+                        path: "/locks".into(),
+                        watch: false,
+                    },
+                )
+            })
         });
     }
     g.finish();

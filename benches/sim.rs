@@ -29,11 +29,26 @@ unsafe impl GlobalAlloc for Counting {
 static A: Counting = Counting;
 
 fn busy(recipe: RecipeKind, clients: u32) -> Scenario {
-    Scenario { recipe, clients, rounds: 1000, latency_max: 3, start_spread: 20, hold_max: 8, ..Scenario::default() }
+    Scenario {
+        recipe,
+        clients,
+        rounds: 1000,
+        latency_max: 3,
+        start_spread: 20,
+        hold_max: 8,
+        ..Scenario::default()
+    }
 }
 
 fn steps_per_second() {
-    let all = [RecipeKind::Sequential, RecipeKind::Naive, RecipeKind::RedisLease, RecipeKind::EtcdMutex, RecipeKind::SqlLease, RecipeKind::SqlRowLock];
+    let all = [
+        RecipeKind::Sequential,
+        RecipeKind::Naive,
+        RecipeKind::RedisLease,
+        RecipeKind::EtcdMutex,
+        RecipeKind::SqlLease,
+        RecipeKind::SqlRowLock,
+    ];
     for recipe in all {
         for clients in [10, 100, 1000] {
             let steps = if clients == 1000 { 20_000 } else { 100_000 };
@@ -41,7 +56,11 @@ fn steps_per_second() {
             let t = Instant::now();
             let done = sim.run_steps(steps);
             let secs = t.elapsed().as_secs_f64();
-            println!("steps/s  {:<10} {clients:>5} clients: {:>10.0} ({done} steps in {secs:.2} s)", recipe.name(), done as f64 / secs);
+            println!(
+                "steps/s  {:<10} {clients:>5} clients: {:>10.0} ({done} steps in {secs:.2} s)",
+                recipe.name(),
+                done as f64 / secs
+            );
         }
     }
 }
@@ -53,8 +72,14 @@ fn history_memory_and_seek() {
     let done = sim.run_steps(100_000);
     let build = t.elapsed().as_secs_f64();
     let bytes = LIVE.load(Ordering::Relaxed) - before;
-    println!("history  {done} steps, 20 clients: built in {build:.2} s, {:.1} MB held ({} keyframes)", bytes as f64 / 1e6, sim.keyframe_count());
-    let targets = [99_999u64, 50_000, 12_345, 77_777, 1, 100_000, 63_999, 64_001];
+    println!(
+        "history  {done} steps, 20 clients: built in {build:.2} s, {:.1} MB held ({} keyframes)",
+        bytes as f64 / 1e6,
+        sim.keyframe_count()
+    );
+    let targets = [
+        99_999u64, 50_000, 12_345, 77_777, 1, 100_000, 63_999, 64_001,
+    ];
     let mut worst = 0f64;
     let t = Instant::now();
     for &n in &targets {
@@ -63,22 +88,49 @@ fn history_memory_and_seek() {
         worst = worst.max(s.elapsed().as_secs_f64());
     }
     let mean = t.elapsed().as_secs_f64() / targets.len() as f64;
-    println!("seek     mean {:.3} ms, worst {:.3} ms over {} random seeks", mean * 1e3, worst * 1e3, targets.len());
+    println!(
+        "seek     mean {:.3} ms, worst {:.3} ms over {} random seeks",
+        mean * 1e3,
+        worst * 1e3,
+        targets.len()
+    );
 }
 
 fn exhaustive_rate() {
-    let sc = Scenario { recipe: RecipeKind::Sequential, clients: 3, hold_min: 1, hold_max: 1, ..Scenario::default() };
+    let sc = Scenario {
+        recipe: RecipeKind::Sequential,
+        clients: 3,
+        hold_min: 1,
+        hold_max: 1,
+        ..Scenario::default()
+    };
     let t = Instant::now();
-    let out = explore(&sc, &ExploreConfig { max_depth: 200, max_states: 1_000_000, allow_close: false });
+    let out = explore(
+        &sc,
+        &ExploreConfig {
+            max_depth: 200,
+            max_states: 1_000_000,
+            allow_close: false,
+        },
+    );
     let secs = t.elapsed().as_secs_f64();
-    println!("explore  sequential, 3 clients: {} states in {secs:.2} s = {:.0} states/s", out.states, out.states as f64 / secs);
+    println!(
+        "explore  sequential, 3 clients: {} states in {secs:.2} s = {:.0} states/s",
+        out.states,
+        out.states as f64 / secs
+    );
 }
 
 /// The requirements matrix: every recipe through every probe.
 fn matrix_time() {
     let t = Instant::now();
     let rows = lockstep::sim::matrix::matrix();
-    println!("matrix: {} recipes × {} probe runs each in {:.0} ms", rows.len(), lockstep::sim::matrix::PROBES.len() + 2, t.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "matrix: {} recipes × {} probe runs each in {:.0} ms",
+        rows.len(),
+        lockstep::sim::matrix::PROBES.len() + 2,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
 }
 
 fn main() {

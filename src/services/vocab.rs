@@ -80,7 +80,9 @@ pub enum SessionEvent {
 pub struct Outbox<D> {
     /// Answers and pushed events, each to one connection, in send order.
     pub msgs: Vec<(ConnId, D)>,
-    /// Entries (znodes, keys, rows) this input deleted, for the step record.
+    /// Entries (znodes, keys, rows) this input created and deleted, by id, for the step
+    /// record (the stage gives a new entry its place and leaves a ghost where one was).
+    pub created: Vec<String>,
     pub deleted: Vec<String>,
     /// Watch notifications emitted: (connection, event type, path).
     pub fired: Vec<(ConnId, String, String)>,
@@ -90,6 +92,7 @@ impl<D> Default for Outbox<D> {
     fn default() -> Self {
         Outbox {
             msgs: Vec::new(),
+            created: Vec::new(),
             deleted: Vec::new(),
             fired: Vec::new(),
         }
@@ -105,6 +108,7 @@ impl<D> Outbox<D> {
     pub fn drain_into<E>(self, into: &mut Outbox<E>, wrap: fn(D) -> E) {
         into.msgs
             .extend(self.msgs.into_iter().map(|(c, d)| (c, wrap(d))));
+        into.created.extend(self.created);
         into.deleted.extend(self.deleted);
         into.fired.extend(self.fired);
     }

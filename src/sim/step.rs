@@ -22,8 +22,12 @@ pub struct StepRecord {
     pub sent: Vec<u64>,
     /// Watch notifications the server emitted: (client, event type, path).
     pub fired: Vec<(ClientId, String, String)>,
-    /// Znodes this step deleted.
+    /// Entries (znodes, keys, rows) this step created and deleted, by id.
+    pub created: Vec<String>,
     pub deleted: Vec<String>,
+    /// Background only: a ping or keep-alive sent, arriving or answered (Step and Play skip
+    /// these by default).
+    pub heartbeat: bool,
 }
 
 /// A delivered message, as the sequence diagram draws it.
@@ -37,6 +41,8 @@ pub struct Delivered {
     pub lost: bool,
     /// The message in full (request or reply, field by field).
     pub wire: Wire,
+    /// A ping, a keep-alive or an answer to one.
+    pub heartbeat: bool,
 }
 
 impl From<&Envelope> for Delivered {
@@ -49,6 +55,7 @@ impl From<&Envelope> for Delivered {
             label: e.payload.label(),
             lost: e.lost,
             wire: e.payload.wire(),
+            heartbeat: e.payload.background() && e.payload != Payload::Hangup,
         }
     }
 }
@@ -85,6 +92,12 @@ impl World {
         self.net.tidy(self.now);
         let sent = (before..self.net.next_id()).collect();
         let deleted = std::mem::take(&mut self.deleted_now);
+        let created = std::mem::take(&mut self.created_now);
+        let heartbeat = match (&action, &delivered) {
+            (Action::Timer(_, Timer::Lib(LibTimer::Ping) | Timer::KeepAlive), _) => true,
+            (Action::Deliver(_), Some(d)) => d.heartbeat,
+            _ => false,
+        };
         let record = StepRecord {
             index: self.steps,
             time: self.now,
@@ -93,7 +106,9 @@ impl World {
             delivered,
             sent,
             fired,
+            created,
             deleted,
+            heartbeat,
         };
         super::monitors::check(self, record.index);
         record
@@ -235,6 +250,7 @@ impl World {
 
     /// Sends what the service emitted and records what it deleted and which watches fired.
     pub(super) fn emit(&mut self, out: Out, fired: &mut Vec<(ClientId, String, String)>) {
+        self.created_now.extend(out.created);
         self.deleted_now.extend(out.deleted);
         fired.extend(out.fired);
         for (c, d) in out.msgs {

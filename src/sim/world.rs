@@ -67,6 +67,8 @@ pub struct World {
     pub max_leases: u32,
     /// Znodes deleted by the step being applied (moved into its record).
     pub deleted_now: Vec<String>,
+    /// Entries created by the step being applied.
+    pub created_now: Vec<String>,
     /// Requests to the service wait until then (a leader election in progress).
     pub stall_until: Tick,
 }
@@ -97,6 +99,7 @@ impl World {
             steps: 0,
             max_leases: sc.max_leases,
             deleted_now: Vec::new(),
+            created_now: Vec::new(),
             stall_until: 0,
         };
         // Stable by time (commands at the same tick keep their order); scripts are short.

@@ -1,11 +1,16 @@
-//! The UI's plain-Rust half: the per-frame view model, layout, labels, URL state and SVG
-//! export. No Leptos here, so all of it is unit-tested natively; `ui` only renders it.
+//! The UI's plain-Rust half: the per-frame view model, the stage's geometry and scene, labels,
+//! URL state and SVG export. No Leptos here, so all of it is unit-tested natively; `ui` only
+//! renders it.
 
 pub mod compare;
 pub mod frame;
+pub mod geometry;
 pub mod i18n;
 pub mod lanes;
 pub mod layout;
+pub mod palette;
+pub mod scene;
+pub mod slots;
 pub mod svg;
 pub mod url;
 

@@ -144,6 +144,12 @@ impl Etcd {
         new.filter(|(_, ev)| ev.kind == EventKind::Delete).map(|(_, ev)| ev.kv.key.clone()).collect()
     }
 
+    /// Keys created in revisions after `rev`.
+    fn created_since(&self, rev: i64) -> Vec<String> {
+        let new = self.store.history.iter().rev().take_while(|(r, _)| *r > rev);
+        new.filter(|(_, ev)| ev.kind == EventKind::Put && ev.kv.version == 1).map(|(_, ev)| ev.kv.key.clone()).collect()
+    }
+
     fn push_watch(out: &mut Out, msgs: Vec<WatchMsg>) {
         for m in msgs {
             out.send(m.conn as ConnId, Down::Watch(m));
@@ -159,6 +165,7 @@ impl LockService for Etcd {
     fn receive(&mut self, now: Tick, conn: ConnId, req: Req, out: &mut Out) -> Narration {
         let before = self.store.revision;
         let (resp, msgs) = self.request(now, conn as u32, &req);
+        out.created.extend(self.created_since(before));
         out.deleted.extend(self.deleted_since(before));
         out.send(conn, Down::Resp(resp));
         Etcd::push_watch(out, msgs);

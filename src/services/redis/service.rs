@@ -85,12 +85,19 @@ impl Row for KeyRow {
 pub type Entry = KeyRow;
 
 impl Redis {
+    /// Every key id, the replica's prefixed (`replica:lock`).
     fn keys_now(&self) -> Vec<String> {
-        self.db.keys.keys().cloned().collect()
+        let replica = self.replica.iter().flat_map(|r| r.db.keys.keys().map(|k| format!("replica:{k}")));
+        self.db.keys.keys().cloned().chain(replica).collect()
     }
 
-    fn gone(&self, before: Vec<String>) -> Vec<String> {
-        before.into_iter().filter(|k| !self.db.keys.contains_key(k)).collect()
+    /// Records the keys that appeared and went since `before`.
+    fn diff(&self, before: Vec<String>, out: &mut Out) -> Vec<String> {
+        let after = self.keys_now();
+        out.created.extend(after.iter().filter(|k| !before.contains(k)).cloned());
+        let gone: Vec<String> = before.into_iter().filter(|k| !after.contains(k)).collect();
+        out.deleted.extend(gone.iter().cloned());
+        gone
     }
 
     /// The live key holding this token.
@@ -112,7 +119,7 @@ impl LockService for Redis {
     fn receive(&mut self, now: Tick, conn: ConnId, args: Up, out: &mut Out) -> Narration {
         let before = self.keys_now();
         let reply = self.command(now, conn as u32, &args);
-        out.deleted.extend(self.gone(before));
+        self.diff(before, out);
         out.send(conn, reply);
         api::answered(conn, label(&args), out, Reply::render)
     }
@@ -120,7 +127,7 @@ impl LockService for Redis {
     fn hangup(&mut self, _: Tick, conn: ConnId, out: &mut Out) -> Narration {
         let before = self.keys_now();
         self.close(conn as u32);
-        out.deleted.extend(self.gone(before));
+        self.diff(before, out);
         Narration::new(Key::SvcHangup, Some(conn)).a("")
     }
 
@@ -131,8 +138,7 @@ impl LockService for Redis {
     fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
         let before = self.keys_now();
         Redis::tick(self, now);
-        let gone = self.gone(before);
-        out.deleted.extend(gone.iter().cloned());
+        let gone = self.diff(before, out);
         if gone.is_empty() {
             return Narration::new(Key::ServiceTick, None);
         }

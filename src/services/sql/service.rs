@@ -99,8 +99,10 @@ impl Sql {
         self.rows.keys().cloned().collect()
     }
 
-    fn gone(&self, before: Vec<String>) -> Vec<String> {
-        before.into_iter().filter(|k| !self.rows.contains_key(k)).collect()
+    /// Records the rows that appeared and went since `before`.
+    fn diff(&self, before: Vec<String>, out: &mut Out) {
+        out.created.extend(self.rows.keys().filter(|k| !before.contains(k)).cloned());
+        out.deleted.extend(before.into_iter().filter(|k| !self.rows.contains_key(k)));
     }
 
     fn answers(out: &mut Out, answers: Vec<(u32, Answer)>) {
@@ -127,7 +129,7 @@ impl LockService for Sql {
         let before = self.names();
         let label = stmt.text();
         let answers = self.execute(now, conn as u32, stmt);
-        out.deleted.extend(self.gone(before));
+        self.diff(before, out);
         Sql::answers(out, answers);
         api::answered(conn, label, out, Answer::render)
     }
@@ -136,7 +138,7 @@ impl LockService for Sql {
     fn hangup(&mut self, now: Tick, conn: ConnId, out: &mut Out) -> Narration {
         let before = self.names();
         let unblocked = self.disconnect(now, conn as u32);
-        out.deleted.extend(self.gone(before));
+        self.diff(before, out);
         Sql::answers(out, unblocked);
         Narration::new(Key::SvcHangup, Some(conn)).a("; it rolls back the open transaction and frees its row locks")
     }

@@ -230,6 +230,15 @@ impl LockService for Server {
             },
         };
         let outputs = self.server.handle(now, input);
+        for o in &outputs {
+            if let Output::Reply {
+                result: Ok(crate::engine::Response::Create { path, .. }),
+                ..
+            } = o
+            {
+                out.created.push(path.clone());
+            }
+        }
         if let Up::Request {
             request: Request::Delete { path, .. },
             ..
