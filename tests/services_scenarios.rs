@@ -70,7 +70,7 @@ fn select_for_update_blocks_in_the_server_and_a_crash_releases_at_once() {
     let hangup = sim
         .records()
         .iter()
-        .find(|r| r.narration.key == Key::SvcHangup)
+        .find(|r| r.narration.key == Key::SvcRollback)
         .expect("the server sees the close");
     let next_hold = sim
         .records()

@@ -4,10 +4,12 @@
 //! can say what it did; it imports nothing of the crate.
 
 mod detail;
+mod names;
 mod services;
 mod templates;
 
 pub use detail::Detail;
+pub use names::{compact_path, short_name, short_path, tail_name};
 use templates::template;
 
 use serde::{Deserialize, Serialize};
@@ -95,6 +97,8 @@ pub enum Key {
     SvcAnswer,
     SvcWatchEvent,
     SvcHangup,
+    /// A SQL server sees a connection close and rolls its transaction back.
+    SvcRollback,
     SvcExpiry,
     SvcCrash,
     FailoverRedis,
@@ -208,9 +212,9 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
         .into(),
         Phase::Watching(x) => {
             if zh {
-                format!("监视 {x}")
+                format!("监视 {}", names::compact_path(x))
             } else {
-                format!("watching {x}")
+                format!("watching {}", names::compact_path(x))
             }
         }
         Phase::Holding => if zh { "持有锁" } else { "holding the lock" }.into(),
@@ -232,7 +236,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 53] = [
+pub const ALL_KEYS: [Key; 54] = [
     Key::CmdCancel,
     Key::TimerSessionLost,
     Key::TimerBackoff,
@@ -244,6 +248,7 @@ pub const ALL_KEYS: [Key; 53] = [
     Key::SvcAnswer,
     Key::SvcWatchEvent,
     Key::SvcHangup,
+    Key::SvcRollback,
     Key::SvcExpiry,
     Key::SvcCrash,
     Key::FailoverRedis,

@@ -15,6 +15,7 @@ pub fn covers(k: Key) -> bool {
             | Key::SvcAnswer
             | Key::SvcWatchEvent
             | Key::SvcHangup
+            | Key::SvcRollback
             | Key::SvcExpiry
             | Key::SvcCrash
             | Key::FailoverRedis
@@ -53,6 +54,7 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
         Key::SvcAnswer => ("{c} receives “{a}”.", "{c} 收到“{a}”。"),
         Key::SvcWatchEvent => ("{c}'s watch reports: {a}.", "{c} 的 watch 报告：{a}。"),
         Key::SvcHangup => ("The server sees {c}'s connection close{a}.", "服务器发现 {c} 的连接已关闭{a}。"),
+        Key::SvcRollback => ("The server sees {c}'s connection close; it rolls back the open transaction and frees its row locks.", "服务器发现 {c} 的连接已关闭：它回滚未提交的事务，并释放其持有的行锁。"),
         Key::SvcExpiry => ("The server's clock runs out a lease: {b}.", "服务器时钟使租约到期：{b}。"),
         Key::SvcCrash => (
             "Fault: {c} crashes. Its operating system closes the connection; whatever it holds stays until the server notices or a TTL runs out.",

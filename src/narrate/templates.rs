@@ -43,7 +43,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::TimerBackoff => ("{c}'s retry sleep is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
         Key::CmdRelease => ("{c} is asked to release the lock.", "要求 {c} 释放锁。"),
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
-        Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcExpiry | Key::SvcCrash => ("", ""),
+        Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcRollback | Key::SvcExpiry | Key::SvcCrash => ("", ""),
         Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::NotApplicable => ("", ""),
         Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };

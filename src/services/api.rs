@@ -92,6 +92,10 @@ pub trait LockService {
     fn blocker(&self, now: Tick, claim: &Claim<'_>, path: Option<&str>) -> Blocker;
     /// The watches that exist now.
     fn watches(&self) -> Vec<Watch>;
+    /// The service's second copy, if it keeps one (a Redis replica).
+    fn replica(&self) -> Option<ReplicaState> {
+        None
+    }
     /// The rows the stage draws.
     fn entries(&self, now: Tick) -> Vec<Self::Entry>;
     /// The service's logical clock for the stage ("zxid 12").

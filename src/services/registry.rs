@@ -131,6 +131,10 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::watches(s), )* )* }
             }
 
+            pub fn replica(&self) -> Option<ReplicaState> {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::replica(s), )* )* }
+            }
+
             pub fn entries(&self, now: Tick) -> Vec<Entry> {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::entries(s, now).into_iter().map(Entry::$v).collect(), )* )* }
             }

@@ -182,6 +182,17 @@ pub struct Watch {
     pub on_missing: bool,
 }
 
+/// A second copy of the data the service keeps (a Redis replica), as the stage draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplicaState {
+    /// How long a write takes to reach it.
+    pub lag: Tick,
+    /// Writes sent to it that have not arrived yet.
+    pub behind: usize,
+    /// The replication link is cut: later writes never arrive.
+    pub cut: bool,
+}
+
 /// How long an entry lives, as the stage marks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lifetime {

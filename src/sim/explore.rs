@@ -139,61 +139,95 @@ fn violation(w: &World, no_choices: bool) -> Option<Property> {
     None
 }
 
-/// Breadth-first search from the scenario's initial state.
-pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
-    let sc = timeless(sc.clone());
-    let mut root = World::new(&sc);
-    root.timeless = true;
-    let mut first = Vec::new();
-    settle(&mut root, &mut first);
-    let mut seen = BTreeSet::from([fingerprint(&root)]);
-    // Parent links for rebuilding paths: (parent index, the actions of that edge).
-    let mut links: Vec<(usize, Vec<Action>)> = vec![(usize::MAX, first)];
-    let mut queue = VecDeque::from([(root, 0usize, 0usize)]);
-    let mut depth = 0;
-    let mut depth_cut = false;
-    while let Some((w, idx, d)) = queue.pop_front() {
-        depth = depth.max(d);
-        let acts = choices(&w, cfg.allow_close);
-        if let Some(p) = violation(&w, acts.is_empty()) {
-            return Outcome {
-                states: seen.len(),
-                depth,
-                truncated: false,
-                depth_cut,
-                counterexample: Some((p, path_run(&sc, &links, idx))),
-            };
-        }
-        if d >= cfg.max_depth {
-            depth_cut |= !acts.is_empty();
-            continue;
-        }
-        for a in acts {
-            let mut next = w.clone();
-            next.apply(a.clone());
-            let mut edge = vec![a];
-            settle(&mut next, &mut edge);
-            if seen.insert(fingerprint(&next)) {
-                if seen.len() > cfg.max_states {
-                    return Outcome {
-                        states: seen.len(),
-                        depth,
-                        truncated: true,
-                        depth_cut,
-                        counterexample: None,
-                    };
-                }
-                links.push((idx, edge));
-                queue.push_back((next, links.len() - 1, d + 1));
-            }
+/// A breadth-first search that can run in slices (the browser runs a slice per frame and
+/// shows its progress): [`Explorer::run`] explores up to a number of states and returns the
+/// outcome once the search is over.
+pub struct Explorer {
+    sc: Scenario,
+    cfg: ExploreConfig,
+    seen: BTreeSet<u64>,
+    /// Parent links for rebuilding paths: (parent index, the actions of that edge).
+    links: Vec<(usize, Vec<Action>)>,
+    queue: VecDeque<(World, usize, usize)>,
+    depth: usize,
+    depth_cut: bool,
+}
+
+impl Explorer {
+    pub fn new(sc: &Scenario, cfg: &ExploreConfig) -> Explorer {
+        let sc = timeless(sc.clone());
+        let mut root = World::new(&sc);
+        root.timeless = true;
+        let mut first = Vec::new();
+        settle(&mut root, &mut first);
+        Explorer {
+            seen: BTreeSet::from([fingerprint(&root)]),
+            links: vec![(usize::MAX, first)],
+            queue: VecDeque::from([(root, 0usize, 0usize)]),
+            sc,
+            cfg: cfg.clone(),
+            depth: 0,
+            depth_cut: false,
         }
     }
-    Outcome {
-        states: seen.len(),
-        depth,
-        truncated: false,
-        depth_cut,
-        counterexample: None,
+
+    /// States seen so far.
+    pub fn states(&self) -> usize {
+        self.seen.len()
+    }
+
+    fn outcome(&self, truncated: bool, counterexample: Option<(Property, Run)>) -> Outcome {
+        Outcome {
+            states: self.seen.len(),
+            depth: self.depth,
+            truncated,
+            depth_cut: self.depth_cut,
+            counterexample,
+        }
+    }
+
+    /// Explores until about `budget` more states were seen; the outcome once the search ends.
+    pub fn run(&mut self, budget: usize) -> Option<Outcome> {
+        let stop = self.seen.len().saturating_add(budget);
+        while let Some((w, idx, d)) = self.queue.pop_front() {
+            self.depth = self.depth.max(d);
+            let acts = choices(&w, self.cfg.allow_close);
+            if let Some(p) = violation(&w, acts.is_empty()) {
+                let run = path_run(&self.sc, &self.links, idx);
+                return Some(self.outcome(false, Some((p, run))));
+            }
+            if d >= self.cfg.max_depth {
+                self.depth_cut |= !acts.is_empty();
+                continue;
+            }
+            for a in acts {
+                let mut next = w.clone();
+                next.apply(a.clone());
+                let mut edge = vec![a];
+                settle(&mut next, &mut edge);
+                if self.seen.insert(fingerprint(&next)) {
+                    if self.seen.len() > self.cfg.max_states {
+                        return Some(self.outcome(true, None));
+                    }
+                    self.links.push((idx, edge));
+                    self.queue.push_back((next, self.links.len() - 1, d + 1));
+                }
+            }
+            if self.seen.len() >= stop {
+                return None;
+            }
+        }
+        Some(self.outcome(false, None))
+    }
+}
+
+/// Breadth-first search from the scenario's initial state, to its end.
+pub fn explore(sc: &Scenario, cfg: &ExploreConfig) -> Outcome {
+    let mut e = Explorer::new(sc, cfg);
+    loop {
+        if let Some(o) = e.run(usize::MAX) {
+            return o;
+        }
     }
 }
 

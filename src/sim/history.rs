@@ -229,6 +229,45 @@ impl Simulation {
         })
     }
 
+    /// The world before the first step.
+    pub fn initial(&self) -> &World {
+        &self.keyframes[0].1
+    }
+
+    /// Computes history ahead of the cursor (the cursor stays): up to `steps` more, stopping
+    /// early once the run is finished or has done nothing but heartbeats for `quiet` steps.
+    /// Returns how many were added.
+    pub fn compute_ahead(&mut self, steps: u64, quiet: u64) -> u64 {
+        let (cursor, before) = (self.cursor, self.len());
+        self.seek(before);
+        let mut calm = self
+            .records
+            .iter()
+            .rev()
+            .take_while(|r| r.heartbeat)
+            .count() as u64;
+        while self.len() < before + steps && calm < quiet && self.step() {
+            calm = if self.records.last().is_some_and(|r| r.heartbeat) {
+                calm + 1
+            } else {
+                0
+            };
+        }
+        self.seek(cursor);
+        self.len() - before
+    }
+
+    /// Runs the recorded history again from its start, calling `f` with the world after each
+    /// step and that step's record (what key frames and the stage's row plan are computed from).
+    pub fn replay(&self, mut f: impl FnMut(&World, &StepRecord)) {
+        let mut s = Simulation::from_run(self.run.clone());
+        while s.len() < self.len() && s.step() {
+            if let Some(r) = s.records.last() {
+                f(&s.world, r);
+            }
+        }
+    }
+
     /// Approximate memory held by snapshots (number of keyframes).
     pub fn keyframe_count(&self) -> usize {
         self.keyframes.len()

@@ -3,12 +3,15 @@
 //! one seeded PRNG inside the world, logical ticks, ordered maps.
 
 pub mod app;
+mod captions;
 pub mod client;
 pub mod codec;
+mod detect;
 pub mod explore;
 mod faults;
 pub mod history;
 pub mod matrix;
+pub mod moments;
 pub mod monitors;
 pub mod network;
 pub mod presets;

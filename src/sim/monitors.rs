@@ -124,11 +124,12 @@ pub fn is_stuck(w: &World, c: &Client) -> bool {
     }
 }
 
-/// Connected, with nothing pending and nothing in flight that could still change its mind.
+/// Connected, with nothing pending and nothing but heartbeats in flight (nothing that could
+/// still change its mind).
 fn waiting_quietly(w: &World, c: &Client) -> bool {
     c.lib.conn_state() == ConnState::Connected
         && c.lib.unanswered() == 0
-        && !w.net.busy(Node::Client(c.id))
+        && !w.net.busy_with_work(Node::Client(c.id))
 }
 
 /// The owner of an entry that goes with its session may still release it or lose it: it is

@@ -242,6 +242,15 @@ impl Network {
     pub fn busy(&self, n: Node) -> bool {
         self.per_node.get(slot(n)).is_some_and(|c| *c > 0)
     }
+
+    /// Whether anything other than heartbeats (pings, keep-alives and their answers) is in
+    /// flight to or from `n`.
+    pub fn busy_with_work(&self, n: Node) -> bool {
+        self.busy(n)
+            && self
+                .in_flight()
+                .any(|e| (e.from == n || e.to == n) && !e.payload.background())
+    }
 }
 
 #[cfg(test)]

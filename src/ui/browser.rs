@@ -114,3 +114,81 @@ pub fn read_file(
         );
     });
 }
+
+/// Milliseconds on the page's clock (animation only; the simulation never reads it).
+pub fn now() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The viewport's width in CSS pixels.
+pub fn viewport_width() -> f64 {
+    window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1280.0)
+}
+
+/// Whether the reader asked for less motion.
+pub fn reduced_motion() -> bool {
+    window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// Calls `f(width, height)` with the element's content size now and whenever it changes.
+pub fn observe_size(
+    node: leptos::prelude::NodeRef<leptos::html::Div>,
+    f: impl Fn(u32, u32) + 'static,
+) {
+    use leptos::prelude::{Effect, Get};
+    let f = std::rc::Rc::new(f);
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let Some(el) = node.get() else { return false };
+        let el: web_sys::Element = el.into();
+        let rect = el.get_bounding_client_rect();
+        f(rect.width().round() as u32, rect.height().round() as u32);
+        let g = f.clone();
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                if let Some(e) = entries
+                    .get(0)
+                    .dyn_into::<web_sys::ResizeObserverEntry>()
+                    .ok()
+                {
+                    let r = e.content_rect();
+                    g(r.width().round() as u32, r.height().round() as u32);
+                }
+            },
+        );
+        if let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+            obs.observe(&el);
+            // The observer lives as long as the page.
+            std::mem::forget(obs);
+        }
+        cb.forget();
+        true
+    });
+}
+
+/// Tells the page's boot script that the app is running (it removes the "could not start"
+/// fallback it would otherwise show).
+pub fn mark_started() {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(root) = doc.document_element() {
+        let _ = root.set_attribute("data-started", "1");
+    }
+    if let Some(boot) = doc.get_element_by_id("ls-boot") {
+        boot.remove();
+    }
+}

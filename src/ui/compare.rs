@@ -1,16 +1,16 @@
 //! Compare mode: the same scenario against up to four recipes side by side, stepping in
-//! lockstep; each column shows its service's entries, clients, monitors and counts.
+//! lockstep; each column draws its own small stage, with its monitors and counts.
 
 use leptos::prelude::*;
 
-use super::state::App;
+use super::state::{App, SPEEDS};
 use super::tr;
 use crate::recipes::RecipeKind;
 use crate::sim::Command;
 use crate::view::compare::MAX_COLUMNS;
 use crate::view::frame::Frame;
 use crate::view::i18n::t;
-use crate::view::layout::client_colour;
+use crate::view::stage::{scene, Opts};
 
 #[component]
 pub fn ComparePanel() -> impl IntoView {
@@ -30,7 +30,11 @@ pub fn ComparePanel() -> impl IntoView {
         app.compare(Some(r));
     };
     let play_label = move || t(if app.playing.get() { "ui.pause" } else { "ui.play" }, app.lang.get());
-    move || {
+    // One observer on a wrapper that stays: the columns share its width.
+    let host: NodeRef<leptos::html::Div> = NodeRef::new();
+    let width = RwSignal::new(0u32);
+    super::browser::observe_size(host, move |w, _| width.set(w));
+    let panel = move || {
         frames.get().map(|(time, cols)| {
             view! {
                 <section id="ls-compare" class="ls-panel ls-compare" aria-labelledby="ls-compare-h">
@@ -47,17 +51,23 @@ pub fn ComparePanel() -> impl IntoView {
                         <button id="ls-cmp-back" on:click=move |_| app.compare_back()>{tr(app, "ui.back")}</button>
                         <button id="ls-cmp-play" on:click=move |_| app.toggle_play()>{play_label}</button>
                         <button id="ls-cmp-step" on:click=move |_| { app.step(); }>{tr(app, "ui.step")}</button>
+                        <select id="ls-cmp-speed" aria-label=tr(app, "ui.speed") on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(1).min(SPEEDS.len() - 1))>
+                            {SPEEDS.iter().enumerate().map(|(i, (name, _))| view! { <option value=i selected=move || app.speed.get_untracked() == i>{*name}</option> }).collect_view()}
+                        </select>
                         <span id="ls-cmp-time" class="ls-position">{format!("t = {time}")}</span>
                         <button class="ls-fault" data-act="crash" on:click=move |_| inject(app, Command::Crash { client: 0 })>{move || format!("C1 {}", t("act.crash", app.lang.get()))}</button>
                         <button class="ls-fault" data-act="pause" on:click=move |_| inject(app, Command::Pause { client: 0, ticks: 3000 })>{move || format!("C1 {} 3000", t("act.pause", app.lang.get()))}</button>
                         <button class="ls-fault" data-act="failover" on:click=move |_| inject(app, Command::Failover)>{tr(app, "act.failover")}</button>
                         <button id="ls-cmp-close" on:click=move |_| app.compare(None)>{tr(app, "ui.close")}</button>
                     </div>
-                    <div class="ls-compare__cols">{cols.into_iter().map(|f| column(app, f)).collect_view()}</div>
+                    <div class="ls-compare__cols" style=format!("grid-template-columns: repeat({}, minmax(0, 1fr))", column_width(width.get(), cols.len()).0)>
+                            {cols.iter().map(|f| column(app, f.clone(), column_width(width.get(), cols.len()).1)).collect_view()}
+                        </div>
                 </section>
             }
         })
-    }
+    };
+    view! { <div class="ls-compare-wrap" node_ref=host>{panel}</div> }
 }
 
 /// A fault that hits every column at once.
@@ -78,11 +88,31 @@ fn flag(app: App, key: &'static str, at: Option<u64>) -> impl IntoView {
     }
 }
 
-fn column(app: App, f: Frame) -> impl IntoView {
-    let m = f.monitors.clone();
+/// How many columns fit side by side in `total` pixels (at least 280 each), and the width
+/// of each one's stage (less gaps and padding).
+fn column_width(total: u32, n: usize) -> (u32, u32) {
+    let k = (total / 280).clamp(1, n.max(1) as u32);
+    (k, (total.saturating_sub(10 * (k - 1)) / k).saturating_sub(22).max(220))
+}
+
+/// A column's own small stage, drawn for the width the column gets.
+fn column_stage(app: App, f: &Frame, w: u32) -> impl IntoView {
+    let h = 320u32;
+    let svg = scene(f, &Opts { w, h, lang: app.lang.get_untracked() }).svg_body();
     view! {
-        <article class="ls-compare__col" data-service=f.service.name() data-recipe=f.recipe>
-            <h3>{f.recipe}" · "{f.service.name()}</h3>
+        <svg class="ls-compare__stage" viewBox=format!("0 0 {w} {h}") width=w height=h inner_html=svg role="img"
+            font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif"></svg>
+    }
+}
+
+/// One column: its recipe and service, a small stage of its own, its monitors and counts.
+fn column(app: App, f: Frame, w: u32) -> impl IntoView {
+    let m = f.monitors.clone();
+    let (service, recipe) = (f.service.name(), f.recipe);
+    view! {
+        <article class="ls-compare__col" data-service=service data-recipe=recipe>
+            <h3>{recipe}" · "{service}</h3>
+            {column_stage(app, &f, w)}
             <p class="ls-compare__narration">{f.narration.clone()}</p>
             <ul class="ls-compare__monitors">
                 {flag(app, "mon.belief", m.belief)}
@@ -90,23 +120,7 @@ fn column(app: App, f: Frame) -> impl IntoView {
                 {flag(app, "mon.lost_update", m.lost_update)}
                 {flag(app, "mon.stuck", m.stuck)}
             </ul>
-            <ol class="ls-compare__clients">
-                {f.clients.iter().map(|c| view! {
-                    <li class=format!("ls-client--{} ls-client--{}", c.phase_class, c.state_class) style=format!("--ls-client: {}", client_colour(c.id))>
-                        <b>{c.name.clone()}</b>" "{c.phase.clone()}" · "{c.state.clone()}
-                        {c.token.map(|tk| format!(" · {} {tk}", t("client.token", app.lang.get_untracked())))}
-                    </li>
-                }).collect_view()}
-            </ol>
-            <ul class="ls-compare__entries">
-                {f.tree.iter().map(|r| view! {
-                    <li data-entry=r.id.clone()>
-                        <code>{r.name.clone()}</code>{r.owner.map(|o| format!(" C{}", o + 1))}" "
-                        <span class="ls-muted">{r.fields().into_iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")}</span>
-                    </li>
-                }).collect_view()}
-            </ul>
-            <p class="ls-compare__metrics">{format!("{} {} · {} {} · {} {}", t("metric.requests", app.lang.get_untracked()), f.requests, t("res.value", app.lang.get_untracked()), f.value, t("res.rejected", app.lang.get_untracked()), f.rejected)}</p>
+            <p class="ls-compare__metrics">{format!("{} {} · {} {} · {} {}", t("metric.requests", app.lang.get_untracked()), f.requests, t("res.value", app.lang.get_untracked()), f.resource.value, t("res.rejected", app.lang.get_untracked()), f.resource.rejected)}</p>
         </article>
     }
 }

@@ -1,52 +1,68 @@
-//! Playback controls, the scenario picker with settings, and the keyboard shortcuts.
+//! The preset picker, the lesson and settings panels, and the keyboard shortcuts.
 
 use leptos::prelude::*;
 
-use super::state::{App, FULL, SPEEDS};
+use super::state::{App, FULL};
 use super::tr;
 use crate::recipes::RecipeKind;
 use crate::sim::presets;
-use crate::view::i18n::t;
+use crate::sim::Command;
 use crate::view::url::UI_MAX_CLIENTS;
 
+/// The preset picker (in the top bar).
 #[component]
-pub fn Playback() -> impl IntoView {
+pub fn PresetSelect() -> impl IntoView {
     let app = expect_context::<App>();
-    let play_label = move || {
-        if app.playing.get() {
-            t("ui.pause", app.lang.get())
-        } else {
-            t("ui.play", app.lang.get())
-        }
+    view! {
+        <select id="ls-preset" class="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| app.load_preset(&event_target_value(&ev))>
+            {presets::all().map(|p| view! {
+                <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
+            }).collect_view()}
+            {lean_presets()}
+            <option value=crate::view::url::CUSTOM disabled=true selected=move || presets::find(&app.preset.get()).is_none()>{tr(app, "ui.custom")}</option>
+        </select>
+    }
+}
+
+/// The lesson of the preset, its key frames (a click goes there) and what the marks mean.
+#[component]
+pub fn Lesson() -> impl IntoView {
+    let app = expect_context::<App>();
+    let lesson = move || {
+        presets::find(&app.preset.get())
+            .map(|p| p.lesson(app.lang.get()))
+            .unwrap_or_default()
+    };
+    let key_frames = move || {
+        let lang = app.lang.get();
+        app.moments.with(|ms| {
+            ms.iter()
+                .map(|m| {
+                    let step = m.step;
+                    view! { <li><button class="ls-linkish" data-step=step on:click=move |_| app.seek(step)>{format!("#{step} ")}{m.caption(lang)}</button></li> }
+                })
+                .collect_view()
+        })
     };
     view! {
-        <div class="ls-playback" role="toolbar" aria-label="playback">
-            <button id="ls-first" on:click=move |_| app.seek(0) title=tr(app, "ui.first") aria-label=tr(app, "ui.first")>"|◀"</button>
-            <button id="ls-back" on:click=move |_| app.back() title=tr(app, "ui.back") aria-label=tr(app, "ui.back")>"◀"</button>
-            <button id="ls-play" on:click=move |_| app.toggle_play() aria-pressed=move || app.playing.get().to_string()>{play_label}</button>
-            <button id="ls-step" on:click=move |_| { app.step(); app.sync_url(); } title=tr(app, "ui.step") aria-label=tr(app, "ui.step")>"▶"</button>
-            <button id="ls-last" on:click=move |_| app.to_end() title=tr(app, "ui.last") aria-label=tr(app, "ui.last")>"▶|"</button>
-            <label class="ls-inline">{tr(app, "ui.speed")}
-                <select id="ls-speed" on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(2).min(SPEEDS.len() - 1))>
-                    {SPEEDS.iter().enumerate().map(|(i, s)| view! {
-                        <option value=i selected=move || app.speed.get() == i>{format!("{s}/s")}</option>
-                    }).collect_view()}
-                </select>
-            </label>
-            <input id="ls-scrub" class="ls-scrub" type="range" min="0"
-                max=move || app.frame.with(|f| f.len.max(f.step)).to_string()
-                prop:value=move || app.frame.with(|f| f.step).to_string()
-                aria-label=tr(app, "ui.scrubber")
-                on:input=move |ev| app.seek(event_target_value(&ev).parse().unwrap_or(0))/>
-            <span id="ls-position" class="ls-position">
-                {move || app.frame.with(|f| format!("{} {} / {} · t={}", t("ui.step_of", app.lang.get()), f.step, f.len, f.time))}
-            </span>
-        </div>
+        <p id="ls-lesson" class="ls-lesson">{lesson}</p>
+        <h3>{tr(app, "ui.key_frames")}</h3>
+        <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
+        <h3>{tr(app, "ui.legend")}</h3>
+        <ul class="ls-legend">
+            <li><span class="ls-legend__ring"></span>{tr(app, "legend.ring")}</li>
+            <li><span class="ls-legend__dash"></span>{tr(app, "legend.watch")}</li>
+            <li><span class="ls-legend__dot"></span>{tr(app, "legend.request")}</li>
+            <li><span class="ls-legend__dot ls-legend__dot--reply"></span>{tr(app, "legend.reply")}</li>
+            <li><span class="ls-legend__diamond"></span>{tr(app, "legend.event")}</li>
+            <li><span class="ls-legend__box"></span>{tr(app, "legend.ephemeral")}</li>
+            <li><b class="ls-legend__seq">"0000000007"</b>" "{tr(app, "legend.sequential")}</li>
+        </ul>
     }
 }
 
 #[component]
-pub fn ScenarioPicker() -> impl IntoView {
+pub fn Settings() -> impl IntoView {
     let app = expect_context::<App>();
     let draft = app.draft;
     let recipe = move || draft.with(|d| d.recipe);
@@ -67,43 +83,44 @@ pub fn ScenarioPicker() -> impl IntoView {
         s.timeouts.retain(|(r, _)| *r < n);
         app.load(&app.preset.get_untracked(), s);
     };
-    let lesson = move || {
-        presets::find(&app.preset.get())
-            .map(|p| p.lesson(app.lang.get()))
-            .unwrap_or_default()
-    };
     view! {
-        <section class="ls-panel ls-picker" aria-labelledby="ls-picker-h">
-            <h2 id="ls-picker-h">{tr(app, "ui.scenario")}</h2>
-            <select id="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| app.load_preset(&event_target_value(&ev))>
-                {presets::all().map(|p| view! {
-                    <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
-                }).collect_view()}
-                {lean_presets()}
-            </select>
-            <p id="ls-lesson" class="ls-lesson">{lesson}</p>
-            <div class="ls-settings">
-                <label>{tr(app, "ui.recipe")}
-                    <select id="ls-recipe" on:change=move |ev| draft.update(|d| d.recipe = RecipeKind::parse(&event_target_value(&ev)).unwrap_or(RecipeKind::Sequential))>
-                        {RecipeKind::ALL.iter().map(|k| view! { <option value=k.name() selected=move || recipe() == *k>{k.name()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>{tr(app, "ui.clients")}
-                    <input id="ls-clients" type="number" min="1" max=UI_MAX_CLIENTS prop:value=move || clients().to_string()
-                        on:change=move |ev| draft.update(|d| d.clients = event_target_value(&ev).parse().unwrap_or(3).clamp(1, UI_MAX_CLIENTS))/>
-                </label>
-                <label>{tr(app, "ui.seed")}
-                    <input id="ls-seed" type="number" min="0" prop:value=move || seed().to_string()
-                        on:change=move |ev| draft.update(|d| d.seed = event_target_value(&ev).parse().unwrap_or(1))/>
-                </label>
-                <label class="ls-inline">
-                    <input id="ls-fencing" type="checkbox" prop:checked=fencing on:change=move |_| draft.update(|d| d.fencing = !d.fencing)/>
-                    {tr(app, "ui.fencing")}
-                </label>
+        <div class="ls-settings">
+            <label>{tr(app, "ui.recipe")}
+                <select id="ls-recipe" on:change=move |ev| draft.update(|d| d.recipe = RecipeKind::parse(&event_target_value(&ev)).unwrap_or(RecipeKind::Sequential))>
+                    {RecipeKind::ALL.iter().map(|k| view! { <option value=k.name() selected=move || recipe() == *k>{k.name()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>{tr(app, "ui.clients")}
+                <input id="ls-clients" type="number" min="1" max=UI_MAX_CLIENTS prop:value=move || clients().to_string()
+                    on:change=move |ev| draft.update(|d| d.clients = event_target_value(&ev).parse().unwrap_or(3).clamp(1, UI_MAX_CLIENTS))/>
+            </label>
+            <label>{tr(app, "ui.seed")}
+                <input id="ls-seed" type="number" min="0" prop:value=move || seed().to_string()
+                    on:change=move |ev| draft.update(|d| d.seed = event_target_value(&ev).parse().unwrap_or(1))/>
+            </label>
+            <label class="ls-inline">
+                <input id="ls-fencing" type="checkbox" prop:checked=fencing on:change=move |_| draft.update(|d| d.fencing = !d.fencing)/>
+                {tr(app, "ui.fencing")}
+            </label>
+            <div class="ls-row">
                 <button id="ls-apply" on:click=apply>{tr(app, "ui.apply")}</button>
                 <button id="ls-reset" on:click=move |_| app.reset()>{tr(app, "ui.reset")}</button>
             </div>
-        </section>
+            <label>{tr(app, "ui.latency")}
+                <select id="ls-latency" on:change=move |ev| {
+                    let (min, max) = match event_target_value(&ev).as_str() { "a" => (1, 2), "b" => (1, 5), "c" => (3, 10), _ => (10, 30) };
+                    app.inject(Command::Latency { min, max });
+                }>
+                    <option value="">"—"</option>
+                    <option value="a">"1–2"</option>
+                    <option value="b">"1–5"</option>
+                    <option value="c">"3–10"</option>
+                    <option value="d">"10–30"</option>
+                </select>
+            </label>
+            <button id="ls-failover" class="ls-fault" data-act="failover" on:click=move |_| app.inject(Command::Failover)>{tr(app, "act.failover")}</button>
+            <p class="ls-muted">{tr(app, "ui.client_hint")}</p>
+        </div>
     }
 }
 
@@ -166,6 +183,7 @@ pub fn install_keyboard(app: App) {
             "Escape" => {
                 app.help.set(false);
                 app.dialog.set(None);
+                app.pop.set(None);
                 true
             }
             _ => false,

@@ -38,9 +38,11 @@ pub fn Tools() -> impl IntoView {
         let snippet = format!(
             r#"<iframe src="{url}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#
         );
-        app.notice.set(Some(
-            t("ui.embed_hint", app.lang.get_untracked()).to_string(),
-        ));
+        app.notice.set(Some(format!(
+            "{} {}",
+            t("ui.embed_hint", app.lang.get_untracked()),
+            t("ui.embed_cors", app.lang.get_untracked())
+        )));
         app.dialog.set(Some(snippet));
     };
     let export_svg = move |_| {
@@ -48,9 +50,20 @@ pub fn Tools() -> impl IntoView {
         let title = crate::sim::presets::find(&app.preset.get_untracked())
             .map(|p| p.title(lang))
             .unwrap_or("Lockstep");
+        let caption = app
+            .moments_here()
+            .iter()
+            .map(|m| m.caption(lang))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let caption = if caption.is_empty() {
+            app.frame.with_untracked(|f| f.narration.clone())
+        } else {
+            caption
+        };
         let svg = app
             .frame
-            .with_untracked(|f| crate::view::svg::export(f, title, lang));
+            .with_untracked(|f| crate::view::svg::export(f, title, &caption, lang));
         browser::download("lockstep-frame.svg", "image/svg+xml", &svg);
     };
     let export_json = move |_| {
@@ -78,14 +91,27 @@ pub fn Tools() -> impl IntoView {
                 on:click=move |_| app.set_lang(if app.lang.get_untracked() == Lang::Zh { Lang::En } else { Lang::Zh })>{tr(app, "ui.lang")}</button>
             <button id="ls-share" on:click=share>{tr(app, "ui.share")}</button>
             <button id="ls-embed" on:click=embed>{tr(app, "ui.embed")}</button>
-            <button id="ls-export-svg" on:click=export_svg>{tr(app, "ui.export_svg")}</button>
-            <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
-            <label class="ls-file">{tr(app, "ui.import")}
-                <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
-            </label>
-            <button id="ls-compare-open" on:click=move |_| open_compare(app)>{tr(app, "ui.compare")}</button>
-            <button id="ls-matrix-open" on:click=move |_| open_matrix(app)>{tr(app, "ui.matrix")}</button>
-            <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog">"?"</button>
+            <details class="ls-more" on:click=move |ev| {
+                // A choice in the menu closes it.
+                let t = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                if t.is_some_and(|t| t.tag_name() == "BUTTON") {
+                    if let Some(d) = ev.current_target().and_then(|d| d.dyn_into::<web_sys::Element>().ok()) {
+                        let _ = d.remove_attribute("open");
+                    }
+                }
+            }>
+                <summary id="ls-more">{tr(app, "ui.more")}</summary>
+                <div class="ls-more__menu">
+                    <button id="ls-export-svg" on:click=export_svg>{tr(app, "ui.export_svg")}</button>
+                    <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
+                    <label class="ls-file">{tr(app, "ui.import")}
+                        <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
+                    </label>
+                    <button id="ls-compare-open" on:click=move |_| open_compare(app)>{tr(app, "ui.compare")}</button>
+                    <button id="ls-matrix-open" on:click=move |_| open_matrix(app)>{tr(app, "ui.matrix")}</button>
+                </div>
+            </details>
+            <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog" aria-label=tr(app, "ui.help")>"?"</button>
         </div>
     }
 }

@@ -1,9 +1,9 @@
 //! The Leptos 0.8 app (wasm32 only). The root owns the simulation in one signal and derives the
 //! frame with a memo; views get both through context and send commands as method calls. The
-//! only effect drives the autoplay timer.
+//! stage is the page: a top bar, the stage with its caption, transport and timeline, and a
+//! drawer of panels that can be closed. An embed is the stage, caption and transport only.
 
 mod browser;
-mod clients;
 mod controls;
 mod dialogs;
 // The full bundle's extra panels, compiled out of the lean first page (its budget).
@@ -13,17 +13,18 @@ items! {
     mod matrix;
 }
 mod panels;
+mod playback;
+mod popover;
 mod sequence;
 mod stage;
 mod state;
-
-use std::time::Duration;
+mod transport;
 
 use leptos::prelude::*;
 
 use crate::sim::Lang;
 use crate::view::i18n::t;
-use state::{App, SPEEDS};
+use state::{App, Tab};
 
 /// A label that follows the language. One closure type serves every label, which keeps the
 /// wasm smaller than a closure per call site.
@@ -54,6 +55,7 @@ fn Root() -> impl IntoView {
             "en"
         }
     };
+    browser::mark_started();
     if app.embed {
         view! { <div class="ls-app ls-app--embed" lang=lang_attr><EmbedLayout/></div> }.into_any()
     } else {
@@ -61,60 +63,109 @@ fn Root() -> impl IntoView {
     }
 }
 
-/// The one effect: a timer that steps while playing, at the chosen speed.
+/// Playback: each step's transition plays out, then the next step follows; playback stops on
+/// a key frame so its caption can be read.
 fn autoplay(app: App) {
-    let handle: StoredValue<Option<IntervalHandle>> = StoredValue::new(None);
+    let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let (playing, speed) = (app.playing.get(), app.speed.get());
-        if let Some(h) = handle.get_value() {
-            h.clear();
-        }
-        handle.set_value(None);
+        let playing = app.playing.get();
+        generation.update_value(|g| *g += 1);
         if playing {
-            let every =
-                Duration::from_millis(1000 / u64::from(SPEEDS[speed.min(SPEEDS.len() - 1)]));
-            let h = set_interval_with_handle(
-                move || {
-                    app.step();
-                },
-                every,
-            );
-            handle.set_value(h.ok());
+            tick(app, generation, generation.get_value());
         }
     });
+}
+
+fn tick(app: App, generation: StoredValue<u64>, mine: u64) {
+    if generation.get_value() != mine || !app.playing.get_untracked() {
+        return;
+    }
+    if !app.step() {
+        return;
+    }
+    if !app.moments_here().is_empty() {
+        app.playing.set(false);
+        app.sync_url();
+        return;
+    }
+    let wait = app.anim_ms.get_value() + 90.0;
+    set_timeout(
+        move || tick(app, generation, mine),
+        std::time::Duration::from_millis(wait as u64),
+    );
 }
 
 #[component]
 fn FullLayout() -> impl IntoView {
     let app = expect_context::<App>();
     view! {
-        <header class="ls-header">
-            <div class="ls-brand">
-                <h1 class="ls-title">"Lockstep"</h1>
-                <p class="ls-tagline">{tr(app, "ui.tagline")}</p>
-            </div>
+        <header class="ls-top">
+            <h1 class="ls-title">"Lockstep"</h1>
+            <controls::PresetSelect/>
+            <Tabs/>
             <dialogs::Tools/>
         </header>
         <dialogs::ErrorBanner/>
         {extras()}
-        <main class="ls-main">
-            <div class="ls-col ls-col--side">
-                <controls::ScenarioPicker/>
-                <panels::Monitors/>
-                <panels::ResourcePanel/>
-            </div>
-            <div class="ls-col ls-col--center">
-                <controls::Playback/>
-                <panels::Narration/>
-                <section class="ls-panel ls-stage-panel"><stage::StageView/><panels::Legend/><panels::Inspector/></section>
-                <sequence::SequenceDiagram/>
-            </div>
-            <div class="ls-col ls-col--side">
-                <clients::ClientsPanel/>
-                <panels::StepLog/>
-            </div>
+        <main class="ls-main" class:ls-main--drawer=move || app.tab.get().is_some()>
+            <section class="ls-stagecol" aria-label=tr(app, "ui.stage")>
+                <stage::Stage/>
+                <transport::Caption/>
+                <transport::Transport/>
+            </section>
+            <Drawer/>
         </main>
         <dialogs::Overlays/>
+    }
+}
+
+const TABS: [(Tab, &str, &str); 5] = [
+    (Tab::Lesson, "tab.lesson", "lesson"),
+    (Tab::Settings, "tab.settings", "settings"),
+    (Tab::Log, "panel.log", "log"),
+    (Tab::Sequence, "panel.sequence", "sequence"),
+    (Tab::Monitors, "panel.monitors", "monitors"),
+];
+
+#[component]
+fn Tabs() -> impl IntoView {
+    let app = expect_context::<App>();
+    view! {
+        <nav class="ls-tabs" role="tablist" aria-label=tr(app, "ui.panels")>
+            {TABS.iter().map(|(tab, key, id)| {
+                let tab = *tab;
+                view! {
+                    <button id=format!("ls-tab-{id}") role="tab" aria-selected=move || (app.tab.get() == Some(tab)).to_string()
+                        on:click=move |_| app.tab.update(|t| *t = if *t == Some(tab) { None } else { Some(tab) })>{tr(app, key)}</button>
+                }
+            }).collect_view()}
+        </nav>
+    }
+}
+
+#[component]
+fn Drawer() -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        app.tab.get().map(|tab| {
+            let key = TABS.iter().find(|t| t.0 == tab).map_or("tab.lesson", |t| t.1);
+            let body = match tab {
+                Tab::Lesson => view! { <controls::Lesson/> }.into_any(),
+                Tab::Settings => view! { <controls::Settings/> }.into_any(),
+                Tab::Log => view! { <panels::StepLog/> }.into_any(),
+                Tab::Sequence => view! { <sequence::SequenceDiagram/> }.into_any(),
+                Tab::Monitors => view! { <panels::Monitors/> }.into_any(),
+            };
+            view! {
+                <aside id="ls-drawer" class="ls-drawer" aria-label=tr(app, key)>
+                    <div class="ls-drawer__head">
+                        <h2>{tr(app, key)}</h2>
+                        <button id="ls-drawer-close" on:click=move |_| app.tab.set(None) aria-label=tr(app, "ui.close")>"×"</button>
+                    </div>
+                    {body}
+                </aside>
+            }
+        })
     }
 }
 
@@ -131,12 +182,9 @@ fn EmbedLayout() -> impl IntoView {
     view! {
         <dialogs::ErrorBanner/>
         <main class="ls-embed">
-            <controls::Playback/>
-            <panels::Narration/>
-            <div class="ls-embed__body">
-                <section class="ls-panel ls-stage-panel"><stage::StageView/></section>
-                <clients::ClientsPanel/>
-            </div>
+            <stage::Stage/>
+            <transport::Caption/>
+            <transport::Transport/>
             <a class="ls-embed__open" href=full target="_blank" rel="noopener">{tr(app, "ui.open_full")}</a>
         </main>
         <dialogs::Overlays/>

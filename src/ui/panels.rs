@@ -1,25 +1,13 @@
-//! Narration (with an ARIA live region) and the step log, the protected resource, the safety
-//! monitors with jump-to-step, and the metrics charts.
+//! The drawer's panels: the step log (a click seeks), the safety monitors with jump-to-step,
+//! and the metrics charts.
 
 use leptos::prelude::*;
 
 use super::state::App;
-use super::tr;
-use crate::services::Lifetime;
 use crate::sim::narrate::Key;
 use crate::view::i18n::t;
-use crate::view::layout::{client_colour, fixed};
-
-#[component]
-pub fn Narration() -> impl IntoView {
-    let app = expect_context::<App>();
-    view! {
-        <section class="ls-panel ls-narration" aria-labelledby="ls-narration-h">
-            <h2 id="ls-narration-h">{tr(app, "panel.narration")}</h2>
-            <p id="ls-narration" class="ls-narration__now" aria-live="polite">{move || app.frame.with(|f| f.narration.clone())}</p>
-        </section>
-    }
-}
+use crate::view::palette::client_colour;
+use crate::view::scene::fixed;
 
 /// The log around the cursor (a window, so long runs stay fast); a click seeks. Lines are keyed
 /// by step and language, so stepping only adds, removes and re-highlights lines.
@@ -27,7 +15,7 @@ pub fn Narration() -> impl IntoView {
 pub fn StepLog() -> impl IntoView {
     let app = expect_context::<App>();
     let window = Memo::new(move |_| {
-        let hide = app.hide_pings.get();
+        let hide = !app.show_pings.get();
         let lang = app.lang.get();
         app.sim.with(|s| {
             let cur = s.cursor() as usize;
@@ -51,12 +39,7 @@ pub fn StepLog() -> impl IntoView {
     });
     let cursor = Memo::new(move |_| app.frame.with(|f| f.step));
     view! {
-        <section class="ls-panel ls-log" aria-labelledby="ls-log-h">
-            <h2 id="ls-log-h">{tr(app, "panel.log")}</h2>
-            <label class="ls-inline">
-                <input type="checkbox" prop:checked=move || app.hide_pings.get() on:change=move |_| app.hide_pings.update(|h| *h = !*h)/>
-                {tr(app, "ui.hide_pings")}
-            </label>
+        <section class="ls-log">
             <ol class="ls-log__list" id="ls-log">
                 <For each=move || window.get() key=|(i, _, text)| (*i, text.len()) let:line>
                     {
@@ -78,46 +61,6 @@ pub fn StepLog() -> impl IntoView {
 }
 
 #[component]
-pub fn ResourcePanel() -> impl IntoView {
-    let app = expect_context::<App>();
-    let resource = Memo::new(move |_| {
-        app.frame.with(|f| ResourceData {
-            value: f.value,
-            highest_token: f.highest_token,
-            fencing: f.fencing,
-            ids: f.ids,
-            writes: f.writes.clone(),
-        })
-    });
-    view! {
-        <section class="ls-panel ls-resource-panel" aria-labelledby="ls-res-h">
-            <h2 id="ls-res-h">{tr(app, "panel.resource")}</h2>
-            {move || resource.with(|f| {
-                let lang = app.lang.get();
-                let fencing = if f.fencing { t("res.fencing_on", lang) } else { t("res.fencing_off", lang) };
-                let writes = f.writes.iter().rev().take(8).map(|w| {
-                    let lost = if f.ids { t("res.duplicate", lang) } else { t("res.lost", lang) };
-                    let verdict = if !w.accepted { t("res.rejected", lang) } else if w.lost_update { lost } else { t("res.accepted", lang) };
-                    let class = if !w.accepted { "rejected" } else if w.lost_update { "lost" } else { "ok" };
-                    view! {
-                        <li class=format!("ls-write ls-write--{class}")>
-                            <span class="ls-client__badge" style=format!("--ls-client: {}", client_colour(w.client))>{format!("C{}", w.client + 1)}</span>
-                            {format!(" t={} ← {} (token {}) {}", w.at, w.value, w.token, verdict)}
-                        </li>
-                    }
-                }).collect_view();
-                view! {
-                    <p class="ls-muted">{if f.ids { t("res.ids", lang) } else { t("res.value", lang) }}</p>
-                    <p class="ls-resource__value"><span id="ls-value">{f.value}</span>" · "{format!("{} {}", t("res.token", lang), f.highest_token)}</p>
-                    <p class="ls-muted">{fencing}</p>
-                    <ul class="ls-writes">{writes}</ul>
-                }
-            })}
-        </section>
-    }
-}
-
-#[component]
 pub fn Monitors() -> impl IntoView {
     let app = expect_context::<App>();
     let monitors = Memo::new(move |_| app.frame.with(|f| f.monitors.clone()));
@@ -130,8 +73,7 @@ pub fn Monitors() -> impl IntoView {
         })
     };
     view! {
-        <section class="ls-panel ls-monitors" aria-labelledby="ls-mon-h">
-            <h2 id="ls-mon-h">{tr(app, "panel.monitors")}</h2>
+        <section class="ls-monitors">
             {move || {
                 let m = monitors.get();
                 let none = m.belief.is_none() && m.ownership.is_none() && m.lost_update.is_none() && m.stuck.is_none();
@@ -199,64 +141,10 @@ fn Metrics() -> impl IntoView {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct ResourceData {
-    value: u64,
-    highest_token: i64,
-    fencing: bool,
-    ids: bool,
-    writes: Vec<crate::sim::resource::WriteRecord>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
 struct MetricsData {
     requests: u64,
     notifications: u64,
     herd_factor: f64,
     last_zxid: i64,
     waits: Vec<(usize, Vec<u64>)>,
-}
-
-/// The selected znode's full Stat (click a znode in the tree).
-#[component]
-pub fn Inspector() -> impl IntoView {
-    let app = expect_context::<App>();
-    let row = Memo::new(move |_| {
-        let sel = app.selected.get()?;
-        app.frame
-            .with(|f| f.tree.iter().find(|r| r.id == sel).cloned())
-    });
-    move || {
-        row.get().map(|r| {
-            let kind = match r.lifetime() {
-                Lifetime::Session | Lifetime::Expiring(_) => t("legend.ephemeral", app.lang.get()),
-                Lifetime::Container => t("legend.container", app.lang.get()),
-                Lifetime::Persistent => t("legend.persistent", app.lang.get()),
-            };
-            view! {
-                <div class="ls-inspector" id="ls-inspector" aria-live="polite">
-                    <code class="ls-inspector__path">{r.id.clone()}</code>
-                    <span class="ls-muted">{kind}</span>
-                    <dl>
-                        {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
-                    </dl>
-                    <button on:click=move |_| app.selected.set(None)>{t("ui.close", app.lang.get())}</button>
-                </div>
-            }
-        })
-    }
-}
-
-/// What the shapes on the stage mean.
-#[component]
-pub fn Legend() -> impl IntoView {
-    let app = expect_context::<App>();
-    view! {
-        <ul class="ls-legend" aria-label="legend">
-            <li><span class="ls-legend__box"></span>{tr(app, "legend.persistent")}</li>
-            <li><span class="ls-legend__box ls-legend__box--ephemeral"></span>{tr(app, "legend.ephemeral")}</li>
-            <li><b class="ls-legend__seq">"0000000007"</b>" "{tr(app, "legend.sequential")}</li>
-            <li><span class="ls-legend__box ls-legend__box--container"></span>{tr(app, "legend.container")}</li>
-            <li><span class="ls-legend__watch"></span>{tr(app, "legend.watch")}</li>
-        </ul>
-    }
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::state::App;
 use super::tr;
 use crate::sim::types::Node;
-use crate::view::layout::client_colour;
+use crate::view::palette::client_colour;
 
 const WINDOW_TICKS: i64 = 40;
 const H: i64 = 280;
@@ -43,7 +43,7 @@ pub fn SequenceDiagram() -> impl IntoView {
     let clients = Memo::new(move |_| app.frame.with(|f| f.clients.len().min(24)));
     let now = Memo::new(move |_| app.frame.with(|f| f.time as i64));
     let arrows = Memo::new(move |_| {
-        let (hide, n) = (app.hide_pings.get(), clients.get());
+        let (hide, n) = (!app.show_pings.get(), clients.get());
         app.sim.with(|s| {
             let now = s.world().now as i64;
             s.records()[..s.cursor() as usize]

@@ -1,13 +1,16 @@
-//! The root's state and the commands the views send. The simulation lives in one signal; the
-//! frame is a memo derived from it; every command is a plain method here.
+//! The root's state and the commands the views send. The simulation lives in one signal, the
+//! row plan and key frames beside it (recomputed when the history changes), and the frame is a
+//! memo derived from them; every command is a plain method here.
 
 use leptos::prelude::*;
 
 use super::browser;
 use crate::recipes::RecipeKind;
+use crate::sim::moments::{self, Moment};
 use crate::sim::presets;
-use crate::sim::{Command, Lang, Run, Scenario, Simulation};
+use crate::sim::{Lang, Run, Scenario, Simulation};
 use crate::view::compare::Compare;
+use crate::view::plan::Plan;
 use crate::view::url::{self, UrlState};
 use crate::view::{build, Frame};
 
@@ -15,32 +18,72 @@ use crate::view::{build, Frame};
 /// first page hands anything else over to it.
 pub const FULL: bool = cfg!(feature = "services");
 
-/// Autoplay speeds, steps per second.
-pub const SPEEDS: [u32; 6] = [1, 2, 4, 8, 20, 60];
+/// Playback speeds (multiples of the base pace).
+pub const SPEEDS: [(&str, u32); 5] = [
+    ("×½", 50),
+    ("×1", 100),
+    ("×2", 200),
+    ("×4", 400),
+    ("×8", 800),
+];
+
+/// History computed ahead on load and at the end of what exists, and how many steps of
+/// nothing but heartbeats end a run that would otherwise go on forever.
+pub(super) const AHEAD: u64 = 2000;
+pub(super) const QUIET: u64 = 200;
+/// How far Step looks for a step that is not a heartbeat.
+pub(super) const SKIP_LIMIT: u64 = 5000;
+
+/// What the drawer shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Lesson,
+    Settings,
+    Log,
+    Sequence,
+    Monitors,
+}
+
+/// What a click on the stage opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pop {
+    Client(usize),
+    Entry(String),
+    Message(u64),
+}
 
 #[derive(Clone, Copy)]
 pub struct App {
     pub sim: RwSignal<Simulation>,
+    pub plan: RwSignal<Plan>,
+    pub moments: RwSignal<Vec<Moment>>,
     pub preset: RwSignal<String>,
     pub lang: RwSignal<Lang>,
     pub frame: Memo<Frame>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<usize>,
+    pub show_pings: RwSignal<bool>,
+    pub tab: RwSignal<Option<Tab>>,
+    pub pop: RwSignal<Option<Pop>>,
+    /// How long the next transition on the stage takes (ms; 0: jump).
+    pub anim_ms: StoredValue<f64>,
     pub errors: RwSignal<Vec<String>>,
     pub notice: RwSignal<Option<String>>,
     pub embed: bool,
     pub lang_from_url: RwSignal<bool>,
     pub help: RwSignal<bool>,
     pub dialog: RwSignal<Option<String>>,
-    pub selected: RwSignal<Option<String>>,
-    pub hide_pings: RwSignal<bool>,
-    /// The settings form (recipe, clients, seed, fencing), refreshed whenever a run is loaded.
+    /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
-    /// Compare mode (None: closed).
     pub cmp: RwSignal<Option<Compare>>,
-    /// The requirements matrix, once computed.
     pub matrix: RwSignal<Option<Vec<crate::sim::matrix::Row>>>,
+    pub pause_ticks: RwSignal<u64>,
     sync_pending: StoredValue<bool>,
+}
+
+/// The key-frame kinds for a run: its preset's, or the default set.
+pub(super) fn kinds(preset: &str) -> &'static [moments::Kind] {
+    presets::find(preset).map_or(moments::DEFAULT, |p| p.moments)
 }
 
 impl App {
@@ -50,36 +93,45 @@ impl App {
         if !FULL && st.needs_full() {
             browser::go_full(browser::query().trim_start_matches('?'));
         }
-        let lang = super::super::view::i18n::pick(
+        let lang = crate::view::i18n::pick(
             st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }),
             browser::browser_language().as_deref(),
         );
         let mut sim = Simulation::from_run(st.run.clone());
         sim.seek_computing(st.at);
+        sim.compute_ahead(AHEAD, QUIET);
+        let plan = RwSignal::new(Plan::new(&sim));
+        let moments = RwSignal::new(moments::find(&sim, kinds(&st.preset)));
         let draft = RwSignal::new(sim.scenario().clone());
         let cmp =
             (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
-        let frame = Memo::new(move |_| sim.with(|s| build(s, lang_sig.get())));
+        let frame = Memo::new(move |_| plan.with(|p| sim.with(|s| build(s, p, lang_sig.get()))));
+        let wide = browser::viewport_width() >= 1200.0;
         App {
             sim,
+            plan,
+            moments,
             preset: RwSignal::new(st.preset),
             lang: lang_sig,
             frame,
             playing: RwSignal::new(false),
-            speed: RwSignal::new(2),
+            speed: RwSignal::new(1),
+            show_pings: RwSignal::new(false),
+            tab: RwSignal::new((wide && !st.embed).then_some(Tab::Lesson)),
+            pop: RwSignal::new(None),
+            anim_ms: StoredValue::new(0.0),
             errors: RwSignal::new(errors),
             notice: RwSignal::new(None),
             embed: st.embed,
             lang_from_url: RwSignal::new(st.lang.is_some()),
             help: RwSignal::new(false),
             dialog: RwSignal::new(None),
-            selected: RwSignal::new(None),
-            hide_pings: RwSignal::new(true),
             draft,
             cmp: RwSignal::new(cmp),
             matrix: RwSignal::new((FULL && st.matrix).then(crate::sim::matrix::matrix)),
+            pause_ticks: RwSignal::new(40),
             sync_pending: StoredValue::new(false),
         }
     }
@@ -131,58 +183,16 @@ impl App {
         );
     }
 
-    pub fn step(&self) -> bool {
-        if self.cmp.with_untracked(|c| c.is_some()) {
-            let moved = self
-                .cmp
-                .try_update(|c| c.as_mut().is_some_and(|c| c.step()))
-                .unwrap_or(false);
-            if !moved {
-                self.playing.set(false);
-            }
-            return moved;
-        }
-        let moved = self.sim.try_update(|s| s.step()).unwrap_or(false);
-        if !moved {
-            self.playing.set(false);
-        }
-        moved
-    }
-
-    pub fn back(&self) {
-        if self.cmp.with_untracked(|c| c.is_some()) {
-            self.compare_back();
-            return;
-        }
-        self.sim.update(|s| s.back());
+    pub(super) fn start(&self, sim: Simulation) {
+        self.playing.set(false);
+        self.draft.set(sim.scenario().clone());
+        let mut sim = sim;
+        sim.compute_ahead(AHEAD, QUIET);
+        self.anim_ms.set_value(0.0);
+        self.sim.set(sim);
+        self.replan();
+        self.pop.set(None);
         self.sync_url();
-    }
-
-    pub fn seek(&self, n: u64) {
-        self.sim.update(|s| s.seek_computing(n));
-        self.sync_url();
-    }
-
-    /// To the end of the computed history, or further until the run is quiet (bounded).
-    pub fn to_end(&self) {
-        self.sim.update(|s| {
-            let len = s.len();
-            s.seek(len);
-            s.run_steps(2000);
-        });
-        self.sync_url();
-    }
-
-    pub fn inject(&self, c: Command) {
-        self.sim.update(|s| s.inject(c));
-        self.sync_url();
-    }
-
-    pub fn toggle_play(&self) {
-        self.playing.update(|p| *p = !*p);
-        if !self.playing.get_untracked() {
-            self.sync_url();
-        }
     }
 
     /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for
@@ -201,12 +211,8 @@ impl App {
             browser::go_full(&url::to_query(&st));
             return;
         }
-        self.playing.set(false);
         self.preset.set(preset.to_string());
-        self.draft.set(scenario.clone());
-        self.sim.set(Simulation::new(scenario));
-        self.selected.set(None);
-        self.sync_url();
+        self.start(Simulation::new(scenario));
     }
 
     pub fn load_run(&self, run: Run) {
@@ -216,10 +222,8 @@ impl App {
             browser::go_full(&url::to_query(&st));
             return;
         }
-        self.playing.set(false);
-        self.draft.set(run.scenario.clone());
-        self.sim.set(Simulation::from_run(run));
-        self.sync_url();
+        self.preset.set(url::CUSTOM.into());
+        self.start(Simulation::from_run(run));
     }
 
     pub fn load_preset(&self, id: &str) {
@@ -250,6 +254,13 @@ impl App {
         self.lang.set(l);
         self.lang_from_url.set(true);
         self.sync_url();
+    }
+
+    /// The key frames at the cursor's step.
+    pub fn moments_here(&self) -> Vec<Moment> {
+        let step = self.frame.with(|f| f.step);
+        self.moments
+            .with(|m| m.iter().filter(|x| x.step == step).cloned().collect())
     }
 
     /// Compare mode's default columns: the current recipe and one per other lock service.

@@ -8,6 +8,7 @@ use crate::sim::types::Tick;
 use crate::sim::{Command, Lang, Scenario, Simulation};
 
 use super::frame::{build, Frame};
+use super::plan::Plan;
 
 pub use super::url::MAX_COLUMNS;
 
@@ -91,7 +92,10 @@ impl Compare {
     }
 
     pub fn frames(&self, lang: Lang) -> Vec<Frame> {
-        self.sims.iter().map(|s| build(s, lang)).collect()
+        self.sims
+            .iter()
+            .map(|s| build(s, &Plan::new(s), lang))
+            .collect()
     }
 
     pub fn recipes(&self) -> Vec<RecipeKind> {
@@ -99,7 +103,7 @@ impl Compare {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "services"))]
 mod tests {
     use super::*;
     use crate::sim::presets;

@@ -1,131 +1,73 @@
-//! The view model: everything the screen shows for one frame, computed from the world as plain
-//! data (so it is unit-tested natively and the Leptos view only renders it).
+//! The view model: everything the screen shows for one frame, computed from the world (and the
+//! history up to it) as plain data, so it is unit-tested natively and the UI only draws it.
 
-use crate::services::{Entry, Lifetime, Owner, ServiceKind};
-use crate::sim::resource::WriteRecord;
-use crate::sim::types::{Node, Tick};
-use crate::sim::{Lang, Simulation, World};
-
+use super::entries::{self, EntryRow, Ghost};
 use super::i18n::t;
-
-/// One entry of the lock service's state (a znode, a key, a lock row), typed per service.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EntryRow {
-    /// Stable identity: the row keeps its place while this is alive.
-    pub id: String,
-    pub name: String,
-    pub depth: usize,
-    /// The client the service says it belongs to.
-    pub owner: Option<usize>,
-    /// Created by the step that led to this frame.
-    pub fresh: bool,
-    pub entry: Entry,
-}
-
-impl EntryRow {
-    pub fn lifetime(&self) -> Lifetime {
-        self.entry.lifetime()
-    }
-    /// The fields in the service's words, with the owner named as a client.
-    pub fn fields(&self) -> Vec<(&'static str, String)> {
-        let owner = self.owner.map(|o| format!("C{}", o + 1));
-        let mut f = self.entry.fields();
-        for (k, v) in f.iter_mut() {
-            if *k == "ephemeralOwner" {
-                if let Some(o) = &owner {
-                    *v = format!("{o} · {v}");
-                }
-            }
-        }
-        f
-    }
-
-    /// The hover text: the id, then every field.
-    pub fn tip(&self) -> String {
-        let fields: Vec<String> = self
-            .entry
-            .fields()
-            .into_iter()
-            .filter(|(k, _)| *k != "ephemeralOwner")
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let owner = self
-            .owner
-            .map(|o| format!("\nephemeralOwner: C{}", o + 1))
-            .filter(|_| self.lifetime() == Lifetime::Session)
-            .unwrap_or_default();
-        format!("{}\n{}{owner}", self.id, fields.join(" · "))
-    }
-
-    /// The short text at the row's right end: its owner and its fencing number.
-    pub fn stat(&self) -> String {
-        let owner = self
-            .owner
-            .map(|o| format!("C{}", o + 1))
-            .unwrap_or_default();
-        match self.entry.stamp() {
-            Some((k, v)) => format!("{owner} {k} {v}"),
-            None => format!(
-                "{owner} {}",
-                self.entry
-                    .fields()
-                    .first()
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .unwrap_or_default()
-            ),
-        }
-    }
-
-    /// The name without its sequence suffix, and the suffix.
-    pub fn split_name(&self) -> (&str, &str) {
-        match self.entry.sequence() {
-            Some(seq) if self.name.ends_with(seq) => {
-                self.name.split_at(self.name.len() - seq.len())
-            }
-            _ => (self.name.as_str(), ""),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClientRow {
-    pub id: usize,
-    pub name: String,
-    /// A stable CSS modifier for the phase (`holding`, `watching`, …).
-    pub phase_class: &'static str,
-    pub phase: String,
-    pub node: Option<String>,
-    pub session: String,
-    pub state_class: &'static str,
-    pub state: String,
-    /// Ticks until the server would expire the session (None when not applicable).
-    pub expires_in: Option<i64>,
-    pub timeout: Tick,
-    pub hold_count: u32,
-    pub token: Option<i64>,
-    pub holding: bool,
-    pub waits: Vec<Tick>,
-    pub acquisitions: u64,
-    pub partitioned: bool,
-}
+use super::lanes::{self, ClientRow};
+use super::plan::Plan;
+use crate::narrate::Key;
+use crate::services::{ReplicaState, ServiceKind};
+use crate::sim::network::Envelope;
+use crate::sim::resource::WriteRecord;
+use crate::sim::step::Delivered;
+use crate::sim::types::{Node, Payload, Tick};
+use crate::sim::{Lang, Simulation, StepRecord, World};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct WatchEdge {
     pub client: usize,
     pub path: String,
     pub child: bool,
+    /// Armed on a node that does not exist.
+    pub on_missing: bool,
+}
+
+/// The last step (at or before this frame) whose change fired watches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Firing {
+    pub step: u64,
+    /// Who caused it (the client that deleted, or whose session ended).
+    pub cause: Option<usize>,
+    /// What changed.
+    pub path: String,
+    pub watchers: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageDot {
     pub id: u64,
     pub client: Option<usize>,
-    /// Towards the client (reply/notification) or away from it.
+    /// Towards the client (a reply or an event) or away from it.
     pub inbound: bool,
     pub to_resource: bool,
-    pub progress: f64,
+    pub sent_at: Tick,
+    pub deliver_at: Tick,
+    /// How far along its wire at this frame's time (0..=1).
+    pub progress: f32,
+    /// The operation ("create2", "NodeDeleted").
+    pub op: String,
     pub label: String,
     pub lost: bool,
+    pub heartbeat: bool,
+    /// A pushed watch event rather than an answer.
+    pub event: bool,
+    /// The message in full, field by field.
+    pub wire: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceView {
+    /// Whether anything uses it in this run.
+    pub used: bool,
+    pub value: u64,
+    pub highest_token: i64,
+    pub fencing: bool,
+    /// It hands out IDs (a lost update is then a duplicate ID).
+    pub ids: bool,
+    pub writes: Vec<WriteRecord>,
+    pub first_lost: Option<WriteRecord>,
+    pub accepted: u64,
+    pub rejected: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -135,6 +77,7 @@ pub struct MonitorView {
     pub lost_update: Option<u64>,
     pub stuck: Option<u64>,
     pub believers: Vec<usize>,
+    pub stuck_now: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,45 +87,54 @@ pub struct Frame {
     pub time: Tick,
     pub finished: bool,
     pub narration: String,
-    pub tree: Vec<EntryRow>,
+    /// The step that led here was background only (a ping, a keep-alive).
+    pub heartbeat: bool,
+    pub service: ServiceKind,
+    pub recipe: &'static str,
+    /// The service's logical clock ("zxid", 12).
+    pub stamp: Option<(&'static str, i64)>,
     pub clients: Vec<ClientRow>,
+    pub tree: Vec<EntryRow>,
+    pub ghosts: Vec<Ghost>,
+    /// Group headers: (row, parent).
+    pub headers: Vec<(usize, String)>,
+    /// Rows the service box needs.
+    pub rows: usize,
     pub watches: Vec<WatchEdge>,
-    /// Znodes the step deleted (drawn fading out).
-    pub removed: Vec<String>,
-    /// Watches that fired in this step: (client, path).
-    pub fired: Vec<(usize, String)>,
+    /// Watches that fired in this very step: (client, path).
+    pub fired_now: Vec<(usize, String)>,
+    pub firing: Option<Firing>,
     pub messages: Vec<MessageDot>,
-    pub value: u64,
-    pub highest_token: i64,
-    pub fencing: bool,
-    /// The resource hands out IDs (a lost update is then a duplicate ID).
-    pub ids: bool,
-    pub writes: Vec<WriteRecord>,
-    pub accepted: u64,
-    pub rejected: u64,
+    /// The message this step delivered (drawn arriving).
+    pub arrived: Option<MessageDot>,
+    pub resource: ResourceView,
     pub monitors: MonitorView,
+    pub replica: Option<ReplicaState>,
+    /// The last failover so far: (step, its narration key).
+    pub failover: Option<(u64, Key)>,
+    /// Requests stall until then (a leader election).
+    pub stall_until: Tick,
+    /// How many may hold at once (None: any number of readers).
+    pub max_holders: Option<usize>,
     pub requests: u64,
     pub notifications: u64,
     pub herd_factor: f64,
-    /// The service's logical clock ("zxid", 12).
-    pub stamp: Option<(&'static str, i64)>,
-    pub service: ServiceKind,
-    pub recipe: &'static str,
 }
 
-/// Builds the frame at the simulation's cursor.
-pub fn build(sim: &Simulation, lang: Lang) -> Frame {
+/// Builds the frame at the simulation's cursor, with the entries in the plan's rows.
+pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
     let w = sim.world();
+    let step = sim.cursor();
+    let past = &sim.records()[..step as usize];
     let current = sim.current();
-    let created: Vec<String> = current
-        .map(|r| match &r.narration.b {
-            crate::sim::narrate::Detail::Created { path, .. } => vec![path.clone()],
-            _ => Vec::new(),
-        })
-        .unwrap_or_default();
-    let m = &w.monitors;
+    let created = current.map(|r| r.created.clone()).unwrap_or_default();
+    let expired_at = |d: u64| {
+        past.get(d.saturating_sub(1) as usize)
+            .is_some_and(|r| matches!(r.narration.key, Key::SessionExpires | Key::SvcExpiry))
+    };
+    let used = sim.scenario().resource_io;
     Frame {
-        step: sim.cursor(),
+        step,
         len: sim.len(),
         time: w.now,
         finished: sim.finished(),
@@ -190,66 +142,98 @@ pub fn build(sim: &Simulation, lang: Lang) -> Frame {
             || t("narration.start", lang).to_string(),
             |r| r.narration.text(lang),
         ),
-        tree: tree(w, &created),
+        heartbeat: current.is_some_and(|r| r.heartbeat),
+        service: w.service.kind(),
+        recipe: sim.scenario().recipe.name(),
+        stamp: w.service.stamp(),
         clients: w
             .clients
             .iter()
-            .map(|c| super::lanes::client_row(w, c, lang))
+            .map(|c| lanes::client_row(w, c, lang))
             .collect(),
+        tree: entries::rows(w, plan, step, &created),
+        ghosts: entries::ghosts(plan, step, &expired_at),
+        headers: plan.headers().map(|(r, p)| (r, p.to_string())).collect(),
+        rows: plan.rows,
         watches: watches(w),
-        removed: current.map(|r| r.deleted.clone()).unwrap_or_default(),
-        fired: current
+        fired_now: current
             .map(|r| r.fired.iter().map(|(c, _, p)| (*c, p.clone())).collect())
             .unwrap_or_default(),
+        firing: firing(past),
         messages: messages(w),
-        value: w.resource.value,
-        highest_token: w.resource.highest_token,
-        fencing: w.resource.fencing,
-        ids: sim.scenario().resource == crate::sim::scenario::ResourceKind::IdGenerator,
-        writes: w.resource.writes.iter().cloned().collect(),
-        accepted: w.resource.accepted,
-        rejected: w.resource.rejected,
-        monitors: MonitorView {
-            belief: m.belief,
-            ownership: m.ownership,
-            lost_update: m.lost_update,
-            stuck: m.stuck,
-            believers: m.now.believers.clone(),
-        },
+        arrived: current
+            .and_then(|r| r.delivered.as_ref())
+            .map(|d| arrived(d, w.now)),
+        resource: resource(
+            w,
+            used,
+            sim.scenario().resource == crate::sim::scenario::ResourceKind::IdGenerator,
+        ),
+        monitors: monitors(w),
+        replica: w.service.replica(),
+        failover: past
+            .iter()
+            .rev()
+            .find(|r| is_failover(r.narration.key))
+            .map(|r| (r.index, r.narration.key)),
+        stall_until: w.stall_until,
+        max_holders: w.clients.first().and_then(|c| c.recipe.max_holders()),
         requests: w.metrics.requests,
         notifications: w.metrics.notifications,
         herd_factor: w.metrics.herd_factor(),
-        stamp: w.service.stamp(),
-        service: w.service.kind(),
-        recipe: sim.scenario().recipe.name(),
     }
 }
 
-/// The client a service's owner stands for (matched against each client's claim).
-pub fn owner_client(w: &World, owner: &Owner) -> Option<usize> {
-    w.clients
-        .iter()
-        .find(|c| owner.matches(&c.claim()))
-        .map(|c| c.id)
+fn is_failover(k: Key) -> bool {
+    matches!(
+        k,
+        Key::FailoverRedis
+            | Key::FailoverRedisRestart
+            | Key::FailoverEtcd
+            | Key::FailoverSql
+            | Key::FailoverZk
+    )
 }
 
-/// The service's rows, in its own order.
-fn tree(w: &World, created: &[String]) -> Vec<EntryRow> {
-    w.service
-        .entries(w.now)
-        .into_iter()
-        .map(|entry| {
-            let id = entry.id();
-            EntryRow {
-                fresh: created.contains(&id),
-                name: entry.name(),
-                depth: entry.depth(),
-                owner: entry.owner().and_then(|o| owner_client(w, &o)),
-                id,
-                entry,
-            }
-        })
-        .collect()
+fn firing(past: &[StepRecord]) -> Option<Firing> {
+    let r = past.iter().rev().find(|r| !r.fired.is_empty())?;
+    Some(Firing {
+        step: r.index,
+        cause: r.narration.client,
+        path: r
+            .deleted
+            .first()
+            .cloned()
+            .unwrap_or_else(|| r.fired[0].2.clone()),
+        watchers: r.fired.iter().map(|(c, _, _)| *c).collect(),
+    })
+}
+
+fn resource(w: &World, used: bool, ids: bool) -> ResourceView {
+    let r = &w.resource;
+    ResourceView {
+        used,
+        value: r.value,
+        highest_token: r.highest_token,
+        fencing: r.fencing,
+        ids,
+        writes: r.writes.iter().cloned().collect(),
+        first_lost: r.first_lost.clone(),
+        accepted: r.accepted,
+        rejected: r.rejected,
+    }
+}
+
+fn monitors(w: &World) -> MonitorView {
+    let m = &w.monitors;
+    MonitorView {
+        belief: m.belief,
+        ownership: m.ownership,
+        lost_update: m.lost_update,
+        stuck: m.stuck,
+        believers: m.now.believers.clone(),
+        stuck_now: m.now.stuck.clone(),
+    }
 }
 
 fn watches(w: &World) -> Vec<WatchEdge> {
@@ -262,59 +246,115 @@ fn watches(w: &World) -> Vec<WatchEdge> {
             client: x.conn,
             path: x.path,
             child: x.child,
+            on_missing: x.on_missing,
         })
         .collect()
 }
 
+/// What a message is, in a word or two: a request's operation ("create2"), a reply's
+/// operation and result ("create2 → NodeExists"), an event's type ("NodeDeleted").
+fn op(label: &str, wire: &[(String, String)]) -> String {
+    let first = label
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(':')
+        .to_string();
+    let get = |k: &str| {
+        wire.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    match (get("op"), get("result")) {
+        (Some(op), Some(result)) if op != first => format!(
+            "{op} → {}",
+            result.split_whitespace().next().unwrap_or(result)
+        ),
+        // A reconnect is a connect request that names its session.
+        _ if first == "reconnect" => "connect".into(),
+        _ => first,
+    }
+}
+
+fn ends(from: Node, to: Node) -> (Option<usize>, bool, bool) {
+    let (client, inbound) = match (from, to) {
+        (Node::Client(c), _) => (Some(c), false),
+        (_, Node::Client(c)) => (Some(c), true),
+        _ => (None, false),
+    };
+    (
+        client,
+        inbound,
+        to == Node::Resource || from == Node::Resource,
+    )
+}
+
 fn messages(w: &World) -> Vec<MessageDot> {
-    let dot = |e: &crate::sim::network::Envelope| {
-        let span = e.deliver_at.saturating_sub(e.sent_at).max(1) as f64;
-        let progress = ((w.now.saturating_sub(e.sent_at)) as f64 / span).clamp(0.0, 1.0);
-        let (client, inbound) = match (e.from, e.to) {
-            (Node::Client(c), _) => (Some(c), false),
-            (_, Node::Client(c)) => (Some(c), true),
-            _ => (None, false),
-        };
-        let to_resource = e.to == Node::Resource || e.from == Node::Resource;
+    let dot = |e: &Envelope| {
+        let span = e.deliver_at.saturating_sub(e.sent_at).max(1) as f32;
+        let progress = (w.now.saturating_sub(e.sent_at) as f32 / span).clamp(0.0, 1.0);
+        let (client, inbound, to_resource) = ends(e.from, e.to);
+        let label = e.payload.label();
+        let wire = e.payload.wire().0;
         MessageDot {
             id: e.id,
             client,
             inbound,
             to_resource,
+            sent_at: e.sent_at,
+            deliver_at: e.deliver_at,
             progress,
-            label: e.payload.label(),
+            op: op(&label, &wire),
+            label,
             lost: e.lost,
+            heartbeat: e.payload.background() && e.payload != Payload::Hangup,
+            event: matches!(&e.payload, Payload::Down(d) if d.is_event()),
+            wire,
         }
     };
     w.net.in_flight().chain(w.net.lost()).map(dot).collect()
 }
 
+fn arrived(d: &Delivered, now: Tick) -> MessageDot {
+    let (client, inbound, to_resource) = ends(d.from, d.to);
+    MessageDot {
+        id: d.id,
+        client,
+        inbound,
+        to_resource,
+        sent_at: d.sent_at,
+        deliver_at: now,
+        progress: 1.0,
+        op: op(&d.label, &d.wire.0),
+        label: d.label.clone(),
+        lost: d.lost,
+        heartbeat: d.heartbeat,
+        event: d.label.starts_with("Node") || d.label.starts_with("watch"),
+        wire: d.wire.0.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::Lifetime;
     use crate::sim::presets;
 
+    fn frame_at(id: &str, step: u64) -> Frame {
+        let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
+        sim.compute_ahead(600, 200);
+        sim.seek(step);
+        build(&sim, &Plan::new(&sim), Lang::En)
+    }
+
     #[test]
-    fn frame_shows_queue_in_sequence_order_with_owners() {
-        let mut sim = Simulation::new(presets::find("queue").unwrap().scenario());
-        let mut f = build(&sim, Lang::En);
-        while f.watches.is_empty() && sim.step() {
-            f = build(&sim, Lang::En);
-        }
-        let names: Vec<&str> = f
-            .tree
-            .iter()
-            .filter(|r| r.depth == 1)
-            .map(|r| r.name.as_str())
-            .collect();
-        let mut sorted = names.clone();
-        sorted.sort();
-        assert_eq!(names, sorted);
+    fn a_queue_has_owned_sequential_nodes_and_at_most_one_holder() {
+        let f = frame_at("queue", 48);
         assert!(f.tree.iter().any(|r| r.lifetime() == Lifetime::Session
             && r.entry.sequence().is_some()
             && r.owner.is_some()));
         assert_eq!(f.clients.len(), 6);
-        assert!(f.clients.iter().filter(|c| c.holding).count() <= 1);
+        assert!(f.clients.iter().filter(|c| c.believes).count() <= 1);
         assert!(!f.watches.is_empty());
         assert_eq!(f.tree[0].id, "/locks");
     }
@@ -322,17 +362,25 @@ mod tests {
     #[test]
     fn narration_and_labels_follow_the_language() {
         let mut sim = Simulation::new(presets::find("herd").unwrap().scenario());
-        sim.run_steps(10);
-        let (en, zh) = (build(&sim, Lang::En), build(&sim, Lang::Zh));
+        sim.run_steps(40);
+        let plan = Plan::new(&sim);
+        let (en, zh) = (build(&sim, &plan, Lang::En), build(&sim, &plan, Lang::Zh));
         assert_ne!(en.narration, zh.narration);
-        assert_ne!(en.clients[0].state, zh.clients[0].state);
+        assert_ne!(en.clients[1].label, zh.clients[1].label);
+    }
+
+    #[test]
+    fn the_herd_release_fires_five_watches_and_the_firing_stays_known() {
+        let f = frame_at("herd", 72);
+        assert_eq!(f.fired_now.len(), 5);
+        let later = frame_at("herd", 80);
+        assert_eq!(later.firing.map(|x| x.watchers.len()), Some(5));
+        assert!(later.fired_now.is_empty());
     }
 
     #[test]
     fn messages_in_flight_have_progress_between_zero_and_one() {
-        let mut sim = Simulation::new(presets::find("queue").unwrap().scenario());
-        sim.run_steps(7);
-        let f = build(&sim, Lang::En);
+        let f = frame_at("queue", 7);
         assert!(!f.messages.is_empty());
         assert!(f.messages.iter().all(|m| (0.0..=1.0).contains(&m.progress)));
     }

@@ -1,12 +1,13 @@
-//! Where things go on a stage of a given size: the client column, the wires, the service's
-//! box with its rows, the resource below it, and the text sizes. The drawing is laid out for
-//! the space it gets — never one fixed drawing scaled down — so text keeps its size: at least
-//! 13 px on a 1440×900 page, 12 px in an 800×500 embed, 11 px at 640×400 or on a phone.
+//! Where things go on a stage of a given size: a top band (the clock, badges), the client
+//! column with its wires into the service's box beside it (every lane ends on the service),
+//! and the protected resource with its ledger across the bottom. The drawing is laid out for the space it gets — never one fixed drawing scaled
+//! down — so text keeps its size: at least 13 px on a 1440×900 page, 12 px in an 800×500
+//! embed, 11 px at 640×400 or on a phone.
 
-/// Text sizes and the spacing derived from them.
+/// Text sizes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Type {
-    /// Names, phases, entry names.
+    /// Names, statuses, entry names.
     pub big: u16,
     /// Everything else (stamps, counts, labels on messages).
     pub small: u16,
@@ -16,21 +17,22 @@ impl Type {
     pub fn for_size(w: u32, h: u32) -> Type {
         if w >= 1000 && h >= 560 {
             Type { big: 16, small: 13 }
-        } else if w >= 760 && h >= 360 {
+        } else if w >= 760 && h >= 340 {
             Type { big: 14, small: 12 }
         } else {
             Type { big: 12, small: 11 }
         }
     }
 
-    /// An estimate of a text's width (the stage's font is a system sans-serif; names and
-    /// paths are monospace).
-    pub fn width(&self, text: &str, size: u16, mono: bool) -> f32 {
-        let per = if mono { 0.61 } else { 0.56 };
-        text.chars()
+    /// An estimate of a text's width (system sans-serif; names and paths in monospace; CJK
+    /// characters are square).
+    pub fn width(text: &str, size: u16, mono: bool) -> f32 {
+        let per = if mono { 0.62 } else { 0.57 };
+        let em: f32 = text
+            .chars()
             .map(|c| if c.is_ascii() { per } else { 1.0 })
-            .sum::<f32>()
-            * size as f32
+            .sum();
+        em * size as f32
     }
 }
 
@@ -50,6 +52,9 @@ impl Rect {
     pub fn bottom(&self) -> f32 {
         self.y + self.h
     }
+    pub fn mid_y(&self) -> f32 {
+        self.y + self.h / 2.0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,81 +62,88 @@ pub struct Geometry {
     pub w: f32,
     pub h: f32,
     pub ty: Type,
-    /// The client column (cards) and each client's lane centre.
+    /// The top band: column titles, the clock and the badges.
+    pub band: Rect,
+    /// The client column and each client's lane centre.
     pub clients: Rect,
     pub lane_h: f32,
     pub lanes: Vec<f32>,
-    /// The service's box, where its rows start and how tall each is.
+    /// The service's box; its rows start at `rows_top`, `row_h` apart.
     pub service: Rect,
     pub rows_top: f32,
     pub row_h: f32,
-    /// The protected resource's box (None when nothing uses it).
+    /// The protected resource's box (None when nothing uses it), its ledger's line height.
     pub resource: Option<Rect>,
-    /// Whether there is room for a second line in each client card.
-    pub two_lines: bool,
+    pub line_h: f32,
 }
 
-pub const PAD: f32 = 10.0;
+pub const PAD: f32 = 8.0;
 
 impl Geometry {
     /// The layout for `clients` lanes and `rows` entry rows on a `w`×`h` stage.
     pub fn new(w: u32, h: u32, clients: usize, rows: usize, resource: bool) -> Geometry {
-        let (wf, hf) = (w.max(200) as f32, h.max(160) as f32);
+        let (wf, hf) = (w.max(240) as f32, h.max(180) as f32);
         let ty = Type::for_size(w, h);
-        let title = ty.big as f32 + 14.0;
-        let cw = (wf * 0.27).clamp(112.0, 300.0);
-        let gap = (wf * 0.2).clamp(44.0, 260.0);
+        let (big, small) = (ty.big as f32, ty.small as f32);
+        let band = Rect {
+            x: PAD,
+            y: PAD,
+            w: wf - 2.0 * PAD,
+            h: big + 12.0,
+        };
+        let top = band.bottom() + 4.0;
+        let cw = (wf * 0.29).clamp(118.0, 310.0);
+        let gap = (wf * 0.17).clamp(40.0, 240.0);
         let sx = PAD + cw + gap;
-        let sw = (wf - sx - PAD).max(80.0);
-        let top = PAD + title;
-        let avail = hf - top - PAD;
-        let n = clients.max(1) as f32;
-        let lane_h = (avail / n).min(110.0);
-        let block = lane_h * n;
-        let start = top + ((avail - block) / 2.0).max(0.0);
-        let lanes = (0..clients)
-            .map(|i| start + lane_h * (i as f32 + 0.5))
-            .collect();
+        let sw = (wf - sx - PAD).max(90.0);
+        let line_h = small + 7.0;
+        // The resource strip: its title and as many ledger lines as a fifth of the stage holds
+        // (at least two, at most five).
         let res_h = if resource {
-            (hf * 0.27).clamp(64.0, 210.0)
+            big + 16.0 + line_h * ((hf * 0.2 / line_h).floor().clamp(2.0, 5.0))
         } else {
             0.0
         };
+        let avail = hf - top - PAD - if resource { res_h + PAD } else { 0.0 };
+        let n = clients.max(1) as f32;
+        let lane_h = (avail / n).min(96.0);
+        let lanes = (0..clients)
+            .map(|i| top + lane_h * (i as f32 + 0.5))
+            .collect();
         let service = Rect {
             x: sx,
-            y: top - title + 2.0,
+            y: top,
             w: sw,
-            h: hf - PAD - (top - title + 2.0) - if resource { res_h + PAD } else { 0.0 },
+            h: avail,
         };
-        let rows_top = service.y + title + 4.0;
-        let min_row = ty.big as f32 + 10.0;
-        let row_h = ((service.bottom() - rows_top - 6.0) / rows.max(1) as f32)
-            .clamp(min_row.min(18.0), 36.0);
+        let rows_top = service.y + big + 14.0;
+        let room = service.bottom() - rows_top - 4.0;
+        let row_h = (room / rows.max(1) as f32).clamp(4.0, 40.0);
         let resource = resource.then(|| Rect {
-            x: sx,
+            x: PAD,
             y: service.bottom() + PAD,
-            w: sw,
+            w: wf - 2.0 * PAD,
             h: res_h,
         });
-        let clients_rect = Rect {
+        let clients = Rect {
             x: PAD,
             y: top,
             w: cw,
             h: avail,
         };
-        let two_lines = lane_h >= (ty.big + ty.small) as f32 + 16.0;
         Geometry {
             w: wf,
             h: hf,
             ty,
-            clients: clients_rect,
+            band,
+            clients,
             lane_h,
             lanes,
             service,
             rows_top,
             row_h,
             resource,
-            two_lines,
+            line_h,
         }
     }
 
@@ -141,7 +153,7 @@ impl Geometry {
 
     /// A client's card.
     pub fn card(&self, c: usize) -> Rect {
-        let h = (self.lane_h - 6.0).clamp(4.0, 84.0);
+        let h = (self.lane_h - 6.0).clamp(2.0, 80.0);
         Rect {
             x: self.clients.x,
             y: self.lane(c) - h / 2.0,
@@ -150,32 +162,78 @@ impl Geometry {
         }
     }
 
+    /// Room on a card for a name and a status line.
+    pub fn card_text(&self) -> bool {
+        self.lane_h >= self.ty.big as f32 + 8.0
+    }
+
+    /// Room for a second line (token, node, process marks).
+    pub fn card_two_lines(&self) -> bool {
+        self.lane_h >= (self.ty.big + self.ty.small) as f32 + 16.0
+    }
+
     /// The y of an entry row's centre.
     pub fn row(&self, r: usize) -> f32 {
         self.rows_top + self.row_h * (r as f32 + 0.5)
     }
 
-    /// Whether lanes have room for any text at all.
-    pub fn lane_text(&self) -> bool {
-        self.lane_h >= self.ty.small as f32 + 6.0
+    /// Room in a row for its name.
+    pub fn row_text(&self) -> bool {
+        self.row_h >= self.ty.small as f32 + 5.0
+    }
+
+    /// The text size that fits a row.
+    pub fn row_size(&self) -> u16 {
+        if self.row_h >= self.ty.big as f32 + 8.0 {
+            self.ty.big
+        } else {
+            self.ty.small
+        }
+    }
+
+    /// The wire's two ends for client `c`.
+    pub fn wire(&self, c: usize) -> ((f32, f32), (f32, f32)) {
+        let y = self.lane(c);
+        ((self.clients.right() + 2.0, y), (self.service.x - 2.0, y))
     }
 
     /// Where a message between client `c` and the service is, `p` of the way from the client.
     pub fn on_wire(&self, c: usize, p: f32) -> (f32, f32) {
-        let (x0, x1) = (self.clients.right() + 2.0, self.service.x - 2.0);
-        (x0 + (x1 - x0) * p.clamp(0.0, 1.0), self.lane(c))
+        let ((x0, y), (x1, _)) = self.wire(c);
+        (x0 + (x1 - x0) * p.clamp(0.0, 1.0), y)
     }
 
-    /// Where a message between client `c` and the resource is.
-    pub fn to_resource(&self, c: usize, p: f32) -> (f32, f32) {
+    /// The path to the resource for client `c`: from the card's lower right, down through the
+    /// gap between the columns, to the top of the resource strip.
+    pub fn resource_path(&self, c: usize) -> ((f32, f32), (f32, f32)) {
         let r = self.resource.unwrap_or(self.service);
-        let (x0, y0) = (
-            self.clients.right() + 2.0,
-            self.lane(c) + self.lane_h.min(30.0) / 4.0,
-        );
-        let (x1, y1) = (r.x - 2.0, r.y + r.h / 2.0);
+        let y0 = self.lane(c) + (self.lane_h / 4.0).min(12.0);
+        let x1 = self.clients.right() + (self.service.x - self.clients.right()) * 0.35;
+        ((self.clients.right() + 2.0, y0), (x1, r.y - 1.0))
+    }
+
+    pub fn to_resource(&self, c: usize, p: f32) -> (f32, f32) {
+        let ((x0, y0), (x1, y1)) = self.resource_path(c);
         let p = p.clamp(0.0, 1.0);
         (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p)
+    }
+
+    /// How many ledger lines fit in the resource strip, and in how many columns.
+    pub fn ledger_lines(&self) -> usize {
+        let per = self.resource.map_or(0, |r| {
+            ((r.h - self.ty.big as f32 - 14.0) / self.line_h)
+                .floor()
+                .max(0.0) as usize
+        });
+        per * self.ledger_columns()
+    }
+
+    pub fn ledger_columns(&self) -> usize {
+        if self.w >= 900.0 {
+            2
+        } else {
+            1
+        }
     }
 }
 
@@ -186,8 +244,8 @@ mod tests {
     #[test]
     fn text_floors_per_stage_size() {
         assert!(Type::for_size(1080, 700).small >= 13);
-        assert!(Type::for_size(800, 400).small >= 12);
-        assert!(Type::for_size(640, 330).small >= 11);
+        assert!(Type::for_size(800, 380).small >= 12);
+        assert!(Type::for_size(640, 300).small >= 11);
         assert!(Type::for_size(360, 600).small >= 11);
     }
 
@@ -195,9 +253,10 @@ mod tests {
     fn lanes_fit_the_stage_and_wires_run_between_the_columns() {
         for (w, h, n) in [
             (1080, 720, 6),
-            (800, 400, 3),
-            (360, 620, 10),
+            (800, 380, 3),
+            (360, 560, 10),
             (1080, 720, 200),
+            (640, 290, 6),
         ] {
             let g = Geometry::new(w, h, n, 8, true);
             assert!(
@@ -205,10 +264,16 @@ mod tests {
                 "{w}x{h} {n}"
             );
             assert!(g.clients.right() < g.service.x);
+            assert!(
+                g.lanes.iter().all(|y| *y < g.service.bottom()),
+                "every wire ends on the service: {w}x{h} {n}"
+            );
             assert!(g.service.right() <= w as f32);
+            assert!(g.resource.unwrap().bottom() <= h as f32 + 0.5, "{w}x{h}");
             let (x0, _) = g.on_wire(0, 0.0);
             let (x1, _) = g.on_wire(0, 1.0);
             assert!(x0 < x1);
+            assert!(g.ledger_lines() >= 1, "{w}x{h}");
         }
     }
 }

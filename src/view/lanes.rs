@@ -1,70 +1,292 @@
-//! The view model's client lanes: phase, connection state, session or lease countdown, token.
+//! The view model's clients: what each one is doing, derived from its real state so that no
+//! label can lie — a crashed client never "holds the lock", a closed one never "watches", a
+//! client that believes it holds while the service disagrees says so, and one with no lock at
+//! all "works without a lock". Also its process (paused, crashed, closed), its link, and the
+//! session or lease countdown as the service sees it.
 
-use super::frame::ClientRow;
 use super::i18n::t;
-use crate::narrate::phase_text;
-use crate::recipes::Phase;
+use crate::narrate::{phase_text, tail_name};
+use crate::recipes::{HoldMode, Phase, Recipe};
 use crate::services::ConnState;
 use crate::sim::app::AppState;
 use crate::sim::client::{Client, Proc};
+use crate::sim::types::{Node, Payload, Tick};
 use crate::sim::{Lang, World};
 
-fn phase_class(p: &Phase) -> &'static str {
-    match p {
-        Phase::Idle => "idle",
-        Phase::Creating | Phase::Requesting => "creating",
-        Phase::Listing => "listing",
-        Phase::Watching(_) => "watching",
-        Phase::Holding => "holding",
-        Phase::Releasing => "releasing",
-        Phase::Waiting(_) => "waiting",
-        Phase::Backoff => "backoff",
+/// What a client is doing, as its label says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Crashed,
+    Closed,
+    Done,
+    /// Believes it holds, and the service agrees.
+    Holds,
+    /// Believes it holds; the service no longer says so.
+    BelievesOnly,
+    /// In its critical section with no lock at all.
+    Unlocked,
+    /// Its watch on this path is armed at the service.
+    Watches(String),
+    /// It has asked for a watch that the service has not armed (yet).
+    SetsWatch(String),
+    /// Its watch fired; the event is on its way to it.
+    Notified(String),
+    /// Blocked on a row lock another client's transaction holds.
+    RowWait(usize),
+    /// Any other phase of the recipe.
+    Phase(Phase),
+}
+
+/// The process, as its mark on the card shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcMark {
+    Running,
+    Paused { left: Tick },
+    Crashed,
+    Closed,
+}
+
+/// The service's countdown for the client's session or lease.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Countdown {
+    /// Nothing to count (no session, no lease, not holding a key with a TTL).
+    None,
+    /// This much left (of `total`, 0 when unknown).
+    Left { left: i64, total: Tick },
+    /// The client had one and the service has ended it.
+    Ended,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientRow {
+    pub id: usize,
+    pub name: String,
+    pub status: Status,
+    /// The status in words.
+    pub label: String,
+    /// A stable CSS modifier for the status.
+    pub status_class: &'static str,
+    pub believes: bool,
+    /// The service itself says it holds.
+    pub agrees: bool,
+    /// A lower node in its lock directory that it should have waited for: (name, owner).
+    pub behind: Option<(String, Option<usize>)>,
+    pub hold_count: u32,
+    /// READ or WRITE, for a read/write lock.
+    pub mode: Option<&'static str>,
+    pub proc: ProcMark,
+    pub conn: ConnState,
+    pub conn_label: String,
+    pub partitioned: bool,
+    /// The next reply to it will be lost (an armed fault).
+    pub drop_armed: bool,
+    pub countdown: Countdown,
+    pub session: String,
+    pub token: Option<i64>,
+    pub node: Option<String>,
+    pub app: AppState,
+    pub waits: Vec<Tick>,
+    pub acquisitions: u64,
+}
+
+fn status(w: &World, c: &Client, agrees: bool) -> Status {
+    let phase = c.recipe.phase();
+    match (c.proc, phase) {
+        (Proc::Crashed, _) => Status::Crashed,
+        (Proc::Closed, _) => Status::Closed,
+        (_, Phase::Holding) if matches!(c.recipe, Recipe::None(_)) => Status::Unlocked,
+        (_, Phase::Holding) if agrees => Status::Holds,
+        (_, Phase::Holding) => Status::BelievesOnly,
+        (_, Phase::Idle) if c.app.state == AppState::Done => Status::Done,
+        (_, Phase::Watching(p)) => {
+            if w.service
+                .watches()
+                .iter()
+                .any(|x| x.conn == c.id && x.path == p)
+            {
+                Status::Watches(p)
+            } else if event_on_its_way(w, c.id) {
+                Status::Notified(p)
+            } else {
+                Status::SetsWatch(p)
+            }
+        }
+        (_, p) => match row_holder(w, c.id) {
+            Some(h) => Status::RowWait(h),
+            None => Status::Phase(p),
+        },
     }
 }
 
-pub fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
-    let phase = c.recipe.phase();
-    let (state_class, state_key) = match (c.proc, c.lib.conn_state()) {
-        (Proc::Crashed, _) => ("crashed", "state.crashed"),
-        (Proc::Closed, _) => ("closed", "state.closed"),
-        (Proc::Paused { .. }, _) => ("paused", "state.paused"),
-        (_, ConnState::Connected) => ("connected", "state.connected"),
-        (_, ConnState::Connecting) => ("connecting", "state.connecting"),
-        (_, ConnState::Disconnected) => ("disconnected", "state.disconnected"),
-        (_, ConnState::Expired) => ("expired", "state.expired"),
-        (_, ConnState::Closed) => ("closed", "state.closed"),
-    };
+/// The client whose transaction holds the row lock this client waits for.
+fn row_holder(w: &World, c: usize) -> Option<usize> {
+    w.service.entries(w.now).iter().find_map(|e| {
+        e.row_lock()
+            .filter(|(_, waiting)| waiting.contains(&c))
+            .map(|(h, _)| h)
+    })
+}
+
+/// A path's last component without its random prefix.
+fn tail(p: &str) -> String {
+    tail_name(p.rsplit('/').next().unwrap_or(p))
+}
+
+/// A watch event to this client is in flight.
+fn event_on_its_way(w: &World, c: usize) -> bool {
+    w.net
+        .in_flight()
+        .any(|e| e.to == Node::Client(c) && matches!(&e.payload, Payload::Down(d) if d.is_event()))
+}
+
+impl Status {
+    pub fn class(&self) -> &'static str {
+        match self {
+            Status::Crashed => "crashed",
+            Status::Closed => "closed",
+            Status::Done => "done",
+            Status::Holds => "holds",
+            Status::BelievesOnly => "believes",
+            Status::Unlocked => "unlocked",
+            Status::Watches(_) => "watches",
+            Status::SetsWatch(_) => "sets-watch",
+            Status::Notified(_) => "notified",
+            Status::RowWait(_) => "waiting",
+            Status::Phase(Phase::Backoff) => "backoff",
+            Status::Phase(Phase::Waiting(_)) => "waiting",
+            Status::Phase(_) => "busy",
+        }
+    }
+
+    pub fn text(&self, hold_count: u32, lang: Lang) -> String {
+        self.words(hold_count, lang)
+    }
+
+    fn words(&self, hold_count: u32, lang: Lang) -> String {
+        let k = |key| t(key, lang).to_string();
+        match self {
+            Status::Crashed => k("state.crashed"),
+            Status::Closed => k("state.closed"),
+            Status::Done => k("phase.done"),
+            Status::Holds if hold_count > 1 => format!("{} ×{hold_count}", k("status.holds")),
+            Status::Holds => k("status.holds"),
+            Status::RowWait(h) => format!("{}C{}", k("status.row_wait"), h + 1),
+            Status::BelievesOnly => k("status.believes"),
+            Status::Unlocked => k("status.unlocked"),
+            Status::Watches(p) => format!("{} {}", k("status.watches"), tail(p)),
+            Status::SetsWatch(p) => format!("{} {}", k("status.sets_watch"), tail(p)),
+            Status::Notified(p) => format!("{}{}", k("status.notified"), tail(p)),
+            Status::Phase(p) => phase_text(p, lang),
+        }
+    }
+}
+
+fn countdown(w: &World, c: &Client) -> Countdown {
     let claim = c.claim();
+    match w.service.expires_in(w.now, &claim) {
+        Some(left) => Countdown::Left {
+            left,
+            total: c.lib.session_timeout(),
+        },
+        None if claim.session.is_some() || claim.lease.is_some() => Countdown::Ended,
+        None => Countdown::None,
+    }
+}
+
+/// For an exclusive holder of a sequential node: a lower node in the same directory, which
+/// means it is not the holder whatever it believes (the queue's head is).
+fn lower_node(w: &World, c: &Client) -> Option<(String, Option<usize>)> {
+    if c.recipe.hold_mode() != HoldMode::Exclusive || matches!(c.recipe, Recipe::Semaphore(_)) {
+        return None;
+    }
+    let mine = c.recipe.my_node()?;
+    let (dir, name) = mine.rsplit_once('/')?;
+    let seq = |n: &str| n.len() >= 10 && n[n.len() - 10..].bytes().all(|b| b.is_ascii_digit());
+    if !seq(name) {
+        return None;
+    }
+    let my_seq = &name[name.len() - 10..];
+    w.service
+        .entries(w.now)
+        .into_iter()
+        .filter(|e| {
+            e.id()
+                .rsplit_once('/')
+                .is_some_and(|(d, n)| d == dir && seq(n) && &n[n.len() - 10..] < my_seq)
+        })
+        .map(|e| {
+            (
+                e.name(),
+                e.owner().and_then(|o| super::entries::owner_client(w, &o)),
+            )
+        })
+        .next()
+}
+
+pub fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
+    let claim = c.claim();
+    let behind = if c.recipe.holding() {
+        lower_node(w, c)
+    } else {
+        None
+    };
+    let agrees = c.alive() && w.service.holds(w.now, &claim) && behind.is_none();
+    let status = status(w, c, agrees);
+    let proc = match c.proc {
+        Proc::Running => ProcMark::Running,
+        Proc::Paused { until } => ProcMark::Paused {
+            left: until.saturating_sub(w.now),
+        },
+        Proc::Crashed => ProcMark::Crashed,
+        Proc::Closed => ProcMark::Closed,
+    };
+    let conn = c.lib.conn_state();
+    let conn_key = match conn {
+        ConnState::Connected => "state.connected",
+        ConnState::Connecting => "state.connecting",
+        ConnState::Disconnected => "state.disconnected",
+        ConnState::Expired => "state.expired",
+        ConnState::Closed => "state.closed",
+    };
     let session = claim
         .session
         .map(|s| format!("0x{s:x}"))
-        .or_else(|| claim.lease.map(|l| format!("lease {l:x}")));
-    let done = c.app.state == AppState::Done;
+        .or_else(|| claim.lease.map(|l| format!("{l:x}")));
+    let mode = match (&c.recipe, c.recipe.hold_mode()) {
+        (Recipe::Rwlock(_), HoldMode::Shared) => Some("READ"),
+        (Recipe::Rwlock(_), HoldMode::Exclusive) => Some("WRITE"),
+        _ => None,
+    };
     ClientRow {
         id: c.id,
         name: c.name(),
-        phase_class: if done && phase == Phase::Idle {
-            "done"
-        } else {
-            phase_class(&phase)
+        label: match (&status, &c.recipe) {
+            (Status::Holds, Recipe::Semaphore(_)) => t("status.lease", lang).to_string(),
+            _ => status.text(c.recipe.hold_count(), lang),
         },
-        phase: if done && phase == Phase::Idle {
-            t("phase.done", lang).to_string()
-        } else {
-            phase_text(&phase, lang)
-        },
-        node: c.recipe.my_node().map(str::to_string),
-        session: session.unwrap_or_else(|| "—".into()),
-        state_class,
-        state: t(state_key, lang).to_string(),
-        expires_in: w.service.expires_in(w.now, &claim),
-        // The session timeout means something only where there are sessions.
-        timeout: c.lib.session_timeout(),
+        status_class: status.class(),
+        status,
+        believes: c.alive() && c.recipe.holding(),
+        agrees,
+        behind,
         hold_count: c.recipe.hold_count(),
+        mode,
+        proc,
+        conn,
+        conn_label: t(conn_key, lang).to_string(),
+        partitioned: w.net.partitioned.contains(&c.id),
+        drop_armed: w.net.drop_next_reply.contains(&c.id),
+        // A crashed client's session still counts down at the server until it expires.
+        countdown: if c.proc == Proc::Closed {
+            Countdown::None
+        } else {
+            countdown(w, c)
+        },
+        session: session.unwrap_or_default(),
         token: c.app.token,
-        holding: c.recipe.holding(),
+        node: c.recipe.my_node().map(str::to_string),
+        app: c.app.state,
         waits: c.app.waits.iter().copied().collect(),
         acquisitions: c.app.acquisitions,
-        partitioned: w.net.partitioned.contains(&c.id),
     }
 }

@@ -3,15 +3,19 @@
 //! renders it.
 
 pub mod compare;
+pub mod draw;
+pub mod entries;
 pub mod frame;
 pub mod geometry;
 pub mod i18n;
 pub mod lanes;
-pub mod layout;
+pub mod learn;
 pub mod palette;
+pub mod plan;
 pub mod scene;
-pub mod slots;
+pub mod stage;
 pub mod svg;
+pub mod tween;
 pub mod url;
 
 pub use frame::{build, Frame};

@@ -1,9 +1,7 @@
 //! The stage as a scene graph: a list of keyed shapes in CSS pixels, ready to draw. The builder
-//! (`stage`) makes one for a frame and a stage size; [`tween`] moves one scene towards the next
-//! for an animation time between two steps; [`Scene::svg`] writes it as SVG. The UI only sets
+//! (`stage`) makes one for a frame and a stage size; [`super::tween`] moves one scene towards
+//! the next for an animation time between two steps; [`Scene::svg_body`] writes it as SVG. The UI only sets
 //! the string; the SVG export and the native tests read the same scene.
-
-use super::svg::esc;
 
 /// Where a text is anchored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +19,8 @@ pub struct Text {
     pub size: u16,
     pub anchor: Anchor,
     pub parts: Vec<(String, bool)>,
+    /// Monospace (names, paths, keys).
+    pub mono: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +59,8 @@ pub enum Shape {
         r: f32,
         frac: f32,
     },
+    /// A closed polygon; its first point is its anchor.
+    Poly(Vec<(f32, f32)>),
     Text(Text),
 }
 
@@ -83,6 +85,8 @@ pub struct Item {
     /// 0..=100.
     pub opacity: u8,
     pub data: Vec<(&'static str, String)>,
+    /// Other presentation attributes (stroke-width, stroke-dasharray, fill-opacity, …).
+    pub attrs: Vec<(&'static str, String)>,
     pub title: Option<String>,
     pub enter: Enter,
     /// Drawn only while a transition runs (a message arriving, a watch event's pulse).
@@ -99,6 +103,7 @@ impl Item {
             stroke: None,
             opacity: 100,
             data: Vec::new(),
+            attrs: Vec::new(),
             title: None,
             enter: Enter::Fade,
             transient: false,
@@ -118,6 +123,10 @@ impl Item {
     }
     pub fn data(mut self, k: &'static str, v: impl Into<String>) -> Item {
         self.data.push((k, v.into()));
+        self
+    }
+    pub fn attr(mut self, k: &'static str, v: impl Into<String>) -> Item {
+        self.attrs.push((k, v.into()));
         self
     }
     pub fn title(mut self, t: impl Into<String>) -> Item {
@@ -153,6 +162,18 @@ pub fn num(v: f32) -> String {
     }
 }
 
+/// A number with `decimals` digits after the point, without float formatting.
+pub fn fixed(v: f64, decimals: u32) -> String {
+    let scale = 10i64.pow(decimals);
+    let n = (v * scale as f64).round() as i64;
+    if decimals == 0 {
+        return n.to_string();
+    }
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, frac) = (n.abs() / scale, n.abs() % scale);
+    format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+}
+
 impl Shape {
     /// The shape's anchor point (what moves during a transition).
     pub fn point(&self) -> (f32, f32) {
@@ -160,6 +181,7 @@ impl Shape {
             Shape::Rect { x, y, .. } => (*x, *y),
             Shape::Circle { cx, cy, .. } | Shape::Arc { cx, cy, .. } => (*cx, *cy),
             Shape::Line { x1, y1, .. } | Shape::Curve { x1, y1, .. } => (*x1, *y1),
+            Shape::Poly(p) => p.first().copied().unwrap_or_default(),
             Shape::Text(t) => (t.x, t.y),
         }
     }
@@ -191,157 +213,28 @@ impl Shape {
                 x2: x2 + dx,
                 y2: y2 + dy,
             },
+            Shape::Poly(p) => Shape::Poly(p.into_iter().map(|(a, b)| (a + dx, b + dy)).collect()),
             Shape::Text(t) => Shape::Text(Text { x, y, ..t }),
         }
-    }
-
-    fn svg(&self, attrs: &str, title: &str) -> String {
-        match self {
-            Shape::Rect { x, y, w, h, rx } => {
-                format!(
-                    r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{}"{attrs}>{title}</rect>"#,
-                    num(*x),
-                    num(*y),
-                    num(w.max(0.0)),
-                    num(h.max(0.0)),
-                    num(*rx)
-                )
-            }
-            Shape::Circle { cx, cy, r } => format!(
-                r#"<circle cx="{}" cy="{}" r="{}"{attrs}>{title}</circle>"#,
-                num(*cx),
-                num(*cy),
-                num(*r)
-            ),
-            Shape::Line { x1, y1, x2, y2 } => {
-                format!(
-                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}"{attrs}>{title}</line>"#,
-                    num(*x1),
-                    num(*y1),
-                    num(*x2),
-                    num(*y2)
-                )
-            }
-            Shape::Curve {
-                x1,
-                y1,
-                qx,
-                qy,
-                x2,
-                y2,
-            } => format!(
-                r#"<path d="M{} {} Q{} {} {} {}" fill="none"{attrs}>{title}</path>"#,
-                num(*x1),
-                num(*y1),
-                num(*qx),
-                num(*qy),
-                num(*x2),
-                num(*y2)
-            ),
-            Shape::Arc { cx, cy, r, frac } => arc(*cx, *cy, *r, *frac, attrs, title),
-            Shape::Text(t) => {
-                let anchor = match t.anchor {
-                    Anchor::Start => "",
-                    Anchor::Middle => r#" text-anchor="middle""#,
-                    Anchor::End => r#" text-anchor="end""#,
-                };
-                let body: String = t
-                    .parts
-                    .iter()
-                    .map(|(s, b)| {
-                        if *b {
-                            format!("<tspan font-weight=\"700\">{}</tspan>", esc(s))
-                        } else {
-                            esc(s)
-                        }
-                    })
-                    .collect();
-                format!(
-                    r#"<text x="{}" y="{}" font-size="{}"{anchor}{attrs}>{title}{body}</text>"#,
-                    num(t.x),
-                    num(t.y),
-                    t.size
-                )
-            }
-        }
-    }
-}
-
-/// A ring's arc: `frac` of a turn, clockwise from twelve o'clock (a full circle at 1).
-fn arc(cx: f32, cy: f32, r: f32, frac: f32, attrs: &str, title: &str) -> String {
-    let f = frac.clamp(0.0, 1.0);
-    if f >= 0.999 {
-        return format!(
-            r#"<circle cx="{}" cy="{}" r="{}" fill="none"{attrs}>{title}</circle>"#,
-            num(cx),
-            num(cy),
-            num(r)
-        );
-    }
-    let a = f * std::f32::consts::TAU;
-    let (x, y) = (cx + r * a.sin(), cy - r * a.cos());
-    let large = if f > 0.5 { 1 } else { 0 };
-    format!(
-        r#"<path d="M{} {} A{} {} 0 {large} 1 {} {}" fill="none"{attrs}>{title}</path>"#,
-        num(cx),
-        num(cy - r),
-        num(r),
-        num(r),
-        num(x),
-        num(y)
-    )
-}
-
-impl Item {
-    fn svg(&self) -> String {
-        let mut attrs = String::new();
-        if !self.class.is_empty() {
-            attrs.push_str(&format!(r#" class="{}""#, esc(&self.class)));
-        }
-        if let Some(f) = self.fill {
-            attrs.push_str(&format!(r#" fill="{f}""#));
-        }
-        if let Some(s) = self.stroke {
-            attrs.push_str(&format!(r#" stroke="{s}""#));
-        }
-        if self.opacity < 100 {
-            attrs.push_str(&format!(
-                r#" opacity="{}""#,
-                num(self.opacity as f32 / 100.0)
-            ));
-        }
-        for (k, v) in &self.data {
-            attrs.push_str(&format!(r#" data-{k}="{}""#, esc(v)));
-        }
-        let title = self
-            .title
-            .as_ref()
-            .map(|t| format!("<title>{}</title>", esc(t)))
-            .unwrap_or_default();
-        self.shape.svg(&attrs, &title)
     }
 }
 
 impl Scene {
-    /// The scene as the inside of an `<svg>` whose viewBox is `0 0 w h`.
-    pub fn svg_body(&self) -> String {
-        self.items
-            .iter()
-            .filter(|i| !i.transient)
-            .map(Item::svg)
-            .collect()
-    }
-
-    /// The scene during a transition (transient items included).
-    pub fn svg_moving(&self) -> String {
-        self.items.iter().map(Item::svg).collect()
-    }
-
     /// Every text on the stage, in order (for tests and the export).
     pub fn texts(&self) -> impl Iterator<Item = &Text> {
         self.items.iter().filter_map(|i| match &i.shape {
             Shape::Text(t) => Some(t),
             _ => None,
+        })
+    }
+
+    /// Whether anything on the stage is marked as this lesson's evidence (`data-evidence`
+    /// holds space-separated names).
+    pub fn has_evidence(&self, name: &str) -> bool {
+        self.items.iter().any(|i| {
+            i.data
+                .iter()
+                .any(|(k, v)| *k == "evidence" && v.split(' ').any(|e| e == name))
         })
     }
 
@@ -354,101 +247,17 @@ impl Scene {
     }
 }
 
-fn lerp(a: f32, b: f32, u: f32) -> f32 {
-    a + (b - a) * u
-}
-
-/// The scene `u` of the way (0..=1) from `prev` to `next`: shared items move and fade between
-/// their two states, new ones fade in or travel from where they enter, gone ones fade out.
-pub fn tween(prev: &Scene, next: &Scene, u: f32) -> Scene {
-    let u = u.clamp(0.0, 1.0);
-    let before: std::collections::BTreeMap<&str, &Item> =
-        prev.items.iter().map(|i| (i.key.as_str(), i)).collect();
-    let mut items: Vec<Item> = Vec::with_capacity(next.items.len());
-    for n in &next.items {
-        let mut it = n.clone();
-        match (before.get(n.key.as_str()), n.enter) {
-            (Some(p), _) if !n.transient || matches!(n.enter, Enter::Fade) => {
-                let ((x0, y0), (x1, y1)) = (p.shape.point(), n.shape.point());
-                it.shape = n.shape.moved_to(lerp(x0, x1, u), lerp(y0, y1, u));
-                it.opacity = lerp(p.opacity as f32, n.opacity as f32, u).round() as u8;
-            }
-            (_, Enter::From(x0, y0)) => {
-                let (x1, y1) = n.shape.point();
-                it.shape = n.shape.moved_to(lerp(x0, x1, u), lerp(y0, y1, u));
-            }
-            (_, Enter::Fade) => it.opacity = (n.opacity as f32 * u).round() as u8,
-        }
-        items.push(it);
-    }
-    for p in &prev.items {
-        if !p.transient && !next.items.iter().any(|n| n.key == p.key) {
-            let mut it = p.clone();
-            it.opacity = (p.opacity as f32 * (1.0 - u)).round() as u8;
-            it.transient = true;
-            items.push(it);
-        }
-    }
-    Scene {
-        w: next.w,
-        h: next.h,
-        items,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn dot(key: &str, x: f32) -> Item {
-        Item::new(
-            key,
-            Shape::Circle {
-                cx: x,
-                cy: 10.0,
-                r: 4.0,
-            },
-            "ls-msg",
-        )
-    }
 
     #[test]
     fn numbers_without_float_formatting() {
         assert_eq!(num(12.0), "12");
         assert_eq!(num(12.34), "12.3");
         assert_eq!(num(-0.26), "-0.3");
-    }
-
-    #[test]
-    fn a_shared_item_moves_between_its_two_places() {
-        let a = Scene {
-            w: 100,
-            h: 20,
-            items: vec![dot("m1", 10.0), dot("gone", 50.0)],
-        };
-        let b = Scene {
-            w: 100,
-            h: 20,
-            items: vec![
-                dot("m1", 30.0),
-                dot("new", 80.0).enter(Enter::From(0.0, 10.0)),
-            ],
-        };
-        let mid = tween(&a, &b, 0.5);
-        let x = |k: &str| {
-            mid.items
-                .iter()
-                .find(|i| i.key == k)
-                .map(|i| i.shape.point().0)
-                .unwrap()
-        };
-        assert_eq!(x("m1"), 20.0);
-        assert_eq!(x("new"), 40.0);
-        assert_eq!(
-            mid.items.iter().find(|i| i.key == "gone").unwrap().opacity,
-            50
-        );
-        assert!(tween(&a, &b, 1.0).svg_body().contains(r#"cx="30""#));
+        assert_eq!(fixed(2.5, 2), "2.50");
+        assert_eq!(fixed(-1.25, 1), "-1.3");
     }
 
     #[test]
@@ -459,6 +268,7 @@ mod tests {
             size: 13,
             anchor: Anchor::Start,
             parts: vec![("<a>".into(), false), ("0007".into(), true)],
+            mono: false,
         };
         let s = Scene {
             w: 1,

@@ -13,8 +13,11 @@ export const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
 
-/** Serves dist/ at `/` and at `/nested/sub/path/`; resolves to { url, subUrl, close }. */
-export function serveDist() {
+/**
+ * Serves dist/ at `/` and at `/nested/sub/path/`; resolves to { url, subUrl, close }. With
+ * `cors: false` it sends no Access-Control-Allow-Origin (a host that breaks sandboxed embeds).
+ */
+export function serveDist({ cors = true } = {}) {
   const server = http.createServer((req, res) => {
     let p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/nested\/sub\/path\//, '/');
     if (p.endsWith('/')) p += 'index.html';
@@ -23,7 +26,9 @@ export function serveDist() {
       res.writeHead(404); res.end('not found'); return;
     }
     // CORS like common static hosts (GitHub Pages): a sandboxed iframe has an opaque origin.
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' });
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+    if (cors) headers['access-control-allow-origin'] = '*';
+    res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
@@ -61,6 +66,37 @@ export async function screenshotOnFailure(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name.replace(/[^a-z0-9]+/gi, '_')}.png`);
   try { await page.screenshot({ path: file, fullPage: true }); console.error(`screenshot of the failure: ${file}`); } catch { /* page gone */ }
+}
+
+/** The position readout: { step, len }. */
+export async function position(page) {
+  const text = await page.locator('#ls-position').innerText();
+  const m = text.match(/(\d+) \/ (\d+)/);
+  return { step: Number(m[1]), len: Number(m[2]), text };
+}
+
+/** Opens a drawer tab (Lesson, Settings, Log, Sequence, Monitors) unless it is open. */
+export async function openTab(page, id) {
+  const tab = page.locator(`#ls-tab-${id}`);
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+}
+
+/** Waits until the stage has stopped moving (its transition is over). */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((done) => {
+    const grab = () => document.querySelector('#ls-stage')?.innerHTML;
+    let last = grab();
+    const check = () => { const now = grab(); if (now === last) done(); else { last = now; setTimeout(check, 80); } };
+    setTimeout(check, 80);
+  }));
+}
+
+/** Clicks a client's card on the stage and then one of its actions in the popover. */
+export async function clientAct(page, client, act) {
+  await settle(page);
+  // Anything on the card opens it (its texts lie over the card's rectangle).
+  await page.locator(`#ls-stage .ls-card[data-client="${client}"]`).click({ force: true });
+  await page.locator(`#ls-pop [data-act="${act}"]`).click();
 }
 
 /**

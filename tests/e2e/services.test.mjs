@@ -3,7 +3,7 @@
 // in lockstep, and the requirements matrix is computed and opens its runs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage } from './harness.mjs';
+import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage, openTab } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -18,8 +18,10 @@ test('a Redis preset link on the lean page opens the full bundle and runs', () =
   await page.locator('#ls-stage').waitFor();
   assert.match(await page.locator('#ls-lesson').innerText(), /SET lock token NX PX 50/);
   await page.locator('#ls-last').click();
+  await openTab(page, 'monitors');
   await page.locator('.ls-monitors [data-monitor="lost_update"]').waitFor();
   assert.match(await page.locator('.ls-monitors').innerText(), /lost an update/);
+  assert.ok(await page.locator('#ls-stage [data-evidence~="ledger-lost"]').count() > 0, 'the lost update is on the stage');
   assert.match(page.url(), /preset=redis-lease-pause/);
 }));
 
@@ -28,25 +30,28 @@ test('picking an etcd preset from the lean picker hands over and draws keys with
   await page.waitForURL(/full\.html\?/, { timeout: 15000 });
   await page.locator('#ls-stage').waitFor();
   await stepN(page, 16);
-  const keys = await page.locator('[data-path^="lock/"]').evaluateAll((els) => els.map((e) => e.dataset.path));
+  const keys = await page.locator('#ls-stage rect.ls-entry[data-entry^="lock/"]').evaluateAll((els) => els.map((e) => e.dataset.entry));
   assert.equal(keys.length, 4, `four lock keys: ${keys}`);
-  const tip = await page.locator(`[data-path="${keys[0]}"] title`).textContent();
+  const tip = await page.locator(`#ls-stage rect.ls-entry[data-entry="${keys[0]}"] title`).textContent();
   assert.match(tip, /create_revision 2 · mod_revision 2 · version 1 · lease [0-9a-f]+ · expires in \d+ ms/);
-  assert.match(await page.locator('#ls-stage .ls-stage__title').first().textContent(), /etcd · etcd_mutex/);
+  assert.match(await page.locator('#ls-stage .ls-service__title').first().textContent(), /etcd 3\.4 · revision \d+/);
 }));
 
 test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows where each breaks', () => withPage('compare', 'full.html?preset=redis-lease-pause&recipe=curator', async (page) => {
+  await page.locator('#ls-more').click();
   await page.locator('#ls-compare-open').click();
   const cols = page.locator('.ls-compare__col');
   await cols.first().waitFor();
   assert.deepEqual(await cols.evaluateAll((els) => els.map((e) => e.dataset.recipe)), ['curator', 'redis_lease', 'etcd_mutex', 'sql_row_lock']);
+  assert.equal(await page.locator('.ls-compare__col svg.ls-compare__stage .ls-card').count() > 0, true, 'each column draws its own stage');
+  assert.equal(await page.locator('.ls-compare__col svg.ls-compare__stage').count(), 4);
   for (let i = 0; i < 5; i++) await page.locator('#ls-cmp-step').click();
   const t1 = Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]);
   assert.ok(t1 > 0);
   await page.locator('#ls-cmp-back').click();
   const t0 = Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]);
   assert.ok(t0 < t1, `back moved the shared clock (${t0} < ${t1})`);
-  await page.selectOption('#ls-speed', '5');
+  await page.selectOption('#ls-cmp-speed', '4');
   await page.locator('#ls-cmp-play').click();
   // Autoplay stops by itself when every column has finished.
   await page.waitForFunction(() => document.querySelector('#ls-cmp-play').textContent === 'Play', null, { timeout: 20000 });
@@ -62,6 +67,7 @@ test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows wh
 }));
 
 test('the requirements matrix is computed and a cell opens its run', () => withPage('matrix', '', async (page) => {
+  await page.locator('#ls-more').click();
   await page.locator('#ls-matrix-open').click();
   await page.waitForURL(/full\.html\?.*matrix=1/, { timeout: 15000 });
   const table = page.locator('#ls-matrix table');
@@ -75,19 +81,18 @@ test('the requirements matrix is computed and a cell opens its run', () => withP
   await cell('sql_insert', 'mx.crash').locator('button').click();
   await page.locator('#ls-matrix').waitFor({ state: 'detached' });
   await page.locator('#ls-last').click();
+  await openTab(page, 'monitors');
   await page.locator('.ls-monitors [data-monitor="stuck"]').waitFor();
   assert.match(await page.locator('.ls-monitors').innerText(), /nothing left that could wake it/);
 }));
 
-test('the lean first bundle stays under 300 KB gzip and has no Redis, etcd or SQL code', async () => {
+// Its size (the 300 KB gzip target) is measured by `npm run bench`.
+test('the lean first bundle has no Redis, etcd or SQL code', async () => {
   const fs = await import('node:fs');
-  const zlib = await import('node:zlib');
   const path = await import('node:path');
   const { DIST } = await import('./harness.mjs');
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
   const assets = [...html.matchAll(/(?:href|src)=\.?\/?([\w.-]+\.(?:js|wasm|css))/g)].map((m) => m[1]);
-  const gz = [...new Set(assets)].reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length, 0);
-  assert.ok(gz < 300_000, `lean bundle ${gz} B gzip`);
   const wasm = assets.find((f) => f.endsWith('.wasm'));
   const text = fs.readFileSync(path.join(DIST, wasm)).toString('latin1');
   assert.ok(!text.includes('EXECABORT') && !text.includes('duplicate key given in txn request'), 'service engines stayed out of the lean bundle');
@@ -107,9 +112,9 @@ test('a sandboxed embed of another service hands over inside the frame, styled, 
     for (let i = 0; i < 50 && !/full\.html/.test(frame()?.url() ?? ''); i++) await page.waitForTimeout(100);
     const f = frame();
     assert.match(f.url(), /full\.html\?preset=etcd-mutex/);
-    await f.locator('#ls-stage').waitFor({ timeout: 15000 });
-    assert.match(await f.locator('.ls-stage__title').first().textContent(), /etcd/);
-    const styled = await f.evaluate(() => getComputedStyle(document.querySelector('.ls-panel')).borderTopStyle);
+    await f.locator('#ls-stage text').first().waitFor({ timeout: 15000 });
+    assert.match(await f.locator('.ls-service__title').first().textContent(), /etcd/);
+    const styled = await f.evaluate(() => getComputedStyle(document.querySelector('.ls-stage-host')).borderTopStyle);
     assert.equal(styled, 'solid', 'the stylesheet loaded inside the opaque-origin frame');
     assert.deepEqual(problems.consoleErrors, [], 'console errors');
     assert.deepEqual(problems.pageErrors, []);

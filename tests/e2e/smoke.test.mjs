@@ -15,8 +15,8 @@ async function check(url, name) {
     await page.locator('.ls-title').waitFor({ timeout: 15000 });
     assert.equal(await page.locator('.ls-title').innerText(), 'Lockstep');
     // The simulator runs in wasm: stepping creates the first lock node.
-    for (let i = 0; i < 30; i++) await page.locator('#ls-step').click();
-    await page.locator('[data-path="/locks/lock-0000000000"]').waitFor();
+    for (let i = 0; i < 20; i++) await page.locator('#ls-step').click();
+    await page.locator('#ls-stage [data-entry="/locks/lock-0000000000"]').first().waitFor();
     const bg = await page.evaluate(() => getComputedStyle(document.body).margin);
     assert.equal(bg, '0px', 'styles from styles/ are applied');
     assert.deepEqual(problems.consoleErrors, []);

@@ -123,13 +123,13 @@ impl Down {
 
 fn answer_label(r: &Resp) -> String {
     let first = |resp: &OpResp| match resp {
-        OpResp::Range { kvs, .. } => kvs.first().map_or("none".to_string(), |kv| format!("{} (create_revision {})", kv.key, kv.create_revision)),
+        OpResp::Range { kvs, .. } => kvs.first().map_or("kvs=[]".to_string(), |kv| format!("kvs[0]={} create_revision={}", kv.key, kv.create_revision)),
         other => other.render(),
     };
     match r {
         Resp::Kv { revision, resp: OpResp::Txn { succeeded, responses } } => {
             let owner = responses.last().map(first).unwrap_or_default();
-            format!("rev {revision}: {}, first {owner}", if *succeeded { "put" } else { "exists" })
+            format!("rev {revision}: succeeded={succeeded}, {owner}")
         }
         Resp::Kv { revision, resp } => format!("rev {revision}: {}", first(resp)),
         Resp::Granted { id, ttl } => format!("lease {id:x}, TTL {ttl}s"),
@@ -241,7 +241,7 @@ impl LockService for Etcd {
     }
 
     fn stamp(&self) -> Option<(&'static str, i64)> {
-        None
+        Some(("revision", self.store.revision))
     }
 
     fn up_label(m: &Req) -> String {

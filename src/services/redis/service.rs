@@ -180,6 +180,10 @@ impl LockService for Redis {
         Vec::new()
     }
 
+    fn replica(&self) -> Option<crate::services::ReplicaState> {
+        self.replica.as_ref().map(|r| crate::services::ReplicaState { lag: r.lag, behind: r.stream.len(), cut: r.link_cut })
+    }
+
     fn entries(&self, now: Tick) -> Vec<KeyRow> {
         let mut rows = self.rows(now, &self.db, false);
         if let Some(rep) = &self.replica {

@@ -140,7 +140,7 @@ impl LockService for Sql {
         let unblocked = self.disconnect(now, conn as u32);
         self.diff(before, out);
         Sql::answers(out, unblocked);
-        Narration::new(Key::SvcHangup, Some(conn)).a("; it rolls back the open transaction and frees its row locks")
+        Narration::new(Key::SvcRollback, Some(conn))
     }
 
     fn next_deadline(&self) -> Option<Tick> {

@@ -133,8 +133,10 @@ pub fn down(m: &Down) -> Wire {
             r,
         ),
         Down::Reply(_, o) | Down::Output(o) => output(w, o),
-        Down::ConnectionClosed => w.with("op", "connection closed by the server"),
-        Down::ConnectionLost => w.with("op", "connection lost"),
+        Down::ConnectionClosed => w
+            .with("op", "FIN")
+            .with("tcp", "the server closes the connection"),
+        Down::ConnectionLost => w.with("op", "RST").with("tcp", "the connection breaks"),
         Down::Closed => w.with("op", "closeSession").with("result", "ok"),
     }
 }

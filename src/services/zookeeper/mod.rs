@@ -6,6 +6,7 @@
 pub mod client;
 mod fields;
 mod narrate;
+mod owners;
 pub mod rows;
 pub mod wire;
 
@@ -30,29 +31,7 @@ use crate::narrate::{Key, Narration};
 use crate::services::api::{
     Blocker, Claim, ConnId, Failover, LockService, Outbox, Owner, ServiceConfig, Tick, Watch,
 };
-
-/// Session id → connection. The server hands out consecutive ids, so a list indexed from the
-/// first id is enough.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-struct SessionOwners(Vec<Option<ConnId>>);
-
-impl SessionOwners {
-    fn slot(s: SessionId) -> Option<usize> {
-        usize::try_from(s.0.checked_sub(SessionId::FIRST.0)?).ok()
-    }
-    fn get(&self, s: SessionId) -> Option<ConnId> {
-        *self.0.get(Self::slot(s)?)?
-    }
-    fn insert(&mut self, s: SessionId, c: ConnId) {
-        let Some(i) = Self::slot(s).filter(|i| *i < 1 << 24) else {
-            return;
-        };
-        if self.0.len() <= i {
-            self.0.resize(i + 1, None);
-        }
-        self.0[i] = Some(c);
-    }
-}
+use owners::SessionOwners;
 
 /// The ZooKeeper service: the server and which connection each session was given to.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -111,9 +111,11 @@ impl Down {
     pub fn label(&self) -> String {
         match self {
             Down::Output(o) | Down::Reply(_, o) => output_label(o),
-            Down::ConnectionClosed => "connection closed".into(),
-            Down::ConnectionLost => "connection lost".into(),
-            Down::Closed => "closed".into(),
+            // Not ZooKeeper messages: the TCP connection ends (the server closes it, or it
+            // breaks with a lost reply).
+            Down::ConnectionClosed => "FIN".into(),
+            Down::ConnectionLost => "RST".into(),
+            Down::Closed => "closeSession".into(),
         }
     }
 

@@ -1,0 +1,241 @@
+//! Key frames: the moments a lesson is about, found by predicates over the step records and
+//! the world after each step (never a hard-coded step index), each with a one-line caption in
+//! English and Chinese and the name of the evidence the stage draws for it. A preset lists the
+//! kinds its lesson is about; any other run gets [`DEFAULT`].
+
+use super::narrate::Key;
+use super::world::World;
+use super::StepRecord;
+
+/// What a key frame shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A fault strikes (crash, pause, cut, close, lost reply, cancel, failover).
+    Fault,
+    /// Every waiter has its watch set.
+    Waiting,
+    /// One change fires several watches at once.
+    Herd,
+    /// One change fires exactly one watch.
+    Handoff,
+    /// The service ends a session, a lease or a TTL on its own.
+    Expiry,
+    /// More clients believe they hold the lock than it allows.
+    TwoHolders,
+    /// An accepted write lost another's update (or an ID was issued twice).
+    LostUpdate,
+    /// The resource rejects a write with an old fencing token.
+    Fenced,
+    /// A waiter is stuck: nothing left can wake it.
+    Stuck,
+    /// A watch waits on a node that does not exist.
+    MissingWatch,
+    /// One client owns two lock nodes.
+    Orphan,
+    /// A client that lost its create reply finds its protected node again.
+    Adopted,
+    /// A holder acquires again and only counts.
+    Reentrant,
+    /// Several readers hold a read lock at once.
+    SharedReaders,
+    /// Several holders share a semaphore's leases.
+    Leases,
+    /// A lock entry without any expiry while its owner is gone.
+    NoExpiry,
+    /// A client waits for a row another transaction has locked.
+    RowWaiters,
+    /// Clients work on the resource with no lock at all.
+    Unlocked,
+    /// A waiter moves its watch to another node after its watch fired.
+    Rewatch,
+    /// The lock's key is on the primary but not yet on the replica.
+    ReplicaBehind,
+    /// A waiter gives a key left without expiry an expiry.
+    Repaired,
+    /// A row lock passes to a waiting transaction.
+    RowHandover,
+    /// A client library declares its session lost.
+    SessionLost,
+}
+
+/// What any run without a preset's own list shows.
+pub const DEFAULT: &[Kind] = &[
+    Kind::Fault,
+    Kind::Herd,
+    Kind::Expiry,
+    Kind::TwoHolders,
+    Kind::LostUpdate,
+    Kind::Fenced,
+    Kind::Stuck,
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moment {
+    /// The frame after this step shows it.
+    pub step: u64,
+    pub kind: Kind,
+    /// The client it is about, and others involved.
+    pub client: Option<usize>,
+    pub others: Vec<usize>,
+    /// A number the caption needs (notifications, a token, an ID).
+    pub n: i64,
+    pub m: i64,
+    /// A path or key, or the fault's own narration.
+    pub text: [String; 2],
+    /// For a fault: which one.
+    pub fault: Option<Key>,
+}
+
+impl Kind {
+    /// The name of what the stage draws for it (`data-evidence`).
+    pub fn evidence(self, fault: Option<Key>) -> &'static str {
+        match self {
+            Kind::Fault => match fault {
+                Some(Key::CmdCrash | Key::SvcCrash) => "client-crashed",
+                Some(Key::CmdPause) => "client-paused",
+                Some(Key::CmdPartition) => "wire-cut",
+                Some(Key::CmdClose) => "client-closed",
+                Some(Key::CmdDropReply) => "reply-lost",
+                Some(Key::CmdCancel) => "watches",
+                Some(Key::CmdExpire) => "expired",
+                Some(Key::FailoverRedis | Key::FailoverRedisRestart) => "failover",
+                Some(Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk) => "failover",
+                _ => "fault",
+            },
+            Kind::Waiting => "watches",
+            Kind::Herd | Kind::Handoff => "firing",
+            Kind::Expiry => "expired",
+            Kind::TwoHolders => "two-holders",
+            Kind::LostUpdate => "ledger-lost",
+            Kind::Fenced => "ledger-rejected",
+            Kind::Stuck => "stuck",
+            Kind::MissingWatch => "watch-missing",
+            Kind::Orphan => "orphan",
+            Kind::Adopted => "protected",
+            Kind::Reentrant => "reentrant",
+            Kind::SharedReaders => "read-write",
+            Kind::Leases => "leases",
+            Kind::NoExpiry => "ttl-none",
+            Kind::RowWaiters => "row-waiters",
+            Kind::Unlocked => "unlocked",
+            Kind::Rewatch => "watches",
+            Kind::ReplicaBehind => "replica",
+            Kind::Repaired => "ttl",
+            Kind::RowHandover => "row-lock",
+            Kind::SessionLost => "wire-cut",
+        }
+    }
+}
+
+impl Moment {
+    /// The name of what the stage draws for it.
+    pub fn evidence(&self) -> &'static str {
+        self.kind.evidence(self.fault)
+    }
+}
+
+/// The commands and service events a learner should see as faults.
+pub(super) fn is_fault(key: Key) -> bool {
+    matches!(
+        key,
+        Key::CmdCrash
+            | Key::SvcCrash
+            | Key::CmdPause
+            | Key::CmdPartition
+            | Key::CmdClose
+            | Key::CmdDropReply
+            | Key::CmdCancel
+            | Key::CmdExpire
+            | Key::FailoverRedis
+            | Key::FailoverRedisRestart
+            | Key::FailoverEtcd
+            | Key::FailoverSql
+            | Key::FailoverZk
+    )
+}
+
+/// Finds the moments of these kinds in a run, in step order (the first of each kind; every
+/// fault).
+pub struct Finder {
+    kinds: Vec<Kind>,
+    found: Vec<Moment>,
+    pub(super) clients: usize,
+    pub(super) dropped: Option<usize>,
+    /// The resource hands out IDs (a lost update is a duplicate ID).
+    pub(super) ids: bool,
+    /// What the detectors remember between steps (watched paths, keys without expiry, row
+    /// lock holders).
+    pub(super) memory: super::detect::Memory,
+}
+
+impl Finder {
+    pub fn new(kinds: &[Kind], clients: usize, ids: bool) -> Finder {
+        Finder {
+            kinds: kinds.to_vec(),
+            found: Vec::new(),
+            clients,
+            dropped: None,
+            ids,
+            memory: Default::default(),
+        }
+    }
+
+    pub(super) fn wants(&self, k: Kind) -> bool {
+        self.kinds.contains(&k) && (k == Kind::Fault || !self.found.iter().any(|m| m.kind == k))
+    }
+
+    pub(super) fn push(&mut self, m: Moment) {
+        self.found.push(m);
+    }
+
+    /// Looks at the world after one step.
+    pub fn observe(&mut self, w: &World, r: &StepRecord) {
+        self.fault(r);
+        self.notifications(w, r);
+        self.holders(w, r);
+        self.resource(w, r);
+        self.watches(w, r);
+        self.nodes(w, r);
+        self.stuck(w, r);
+        self.changes(w, r);
+    }
+
+    /// The moments found, in step order.
+    pub fn finish(mut self) -> Vec<Moment> {
+        self.found.sort_by_key(|m| (m.step, m.kind));
+        self.found
+    }
+}
+
+pub(super) fn moment(step: u64, kind: Kind, client: Option<usize>) -> Moment {
+    Moment {
+        step,
+        kind,
+        client,
+        others: Vec::new(),
+        n: 0,
+        m: 0,
+        text: Default::default(),
+        fault: None,
+    }
+}
+
+pub(super) fn group(step: u64, kind: Kind, clients: &[usize]) -> Moment {
+    let mut m = moment(step, kind, clients.first().copied());
+    m.others = clients.iter().skip(1).copied().collect();
+    m.n = clients.len() as i64;
+    m
+}
+
+/// The last path component, its random prefix cut (`_c_193d…-lock-0000000003`), or the key.
+pub(super) fn short(p: &str) -> String {
+    crate::narrate::short_path(p)
+}
+
+/// The moments of a run: replays its history once.
+pub fn find(sim: &super::Simulation, kinds: &[Kind]) -> Vec<Moment> {
+    let ids = sim.scenario().resource == super::scenario::ResourceKind::IdGenerator;
+    let mut f = Finder::new(kinds, sim.scenario().clients as usize, ids);
+    sim.replay(|w, r| f.observe(w, r));
+    f.finish()
+}

@@ -1,0 +1,137 @@
+//! What a click on the stage opens, beside the thing clicked: a client's actions (acquire,
+//! release, and the faults that make sense for its lock service), an entry's fields in the
+//! service's words, or a message in full.
+
+use leptos::prelude::*;
+
+use super::state::{App, Pop};
+use super::tr;
+use crate::services::ServiceKind;
+use crate::sim::Command;
+use crate::view::geometry::Geometry;
+use crate::view::i18n::t;
+
+/// Where a popover goes: beside the client's card, or near the middle for the rest.
+fn place(app: App, size: (u32, u32), pop: &Pop) -> String {
+    let (w, h) = size;
+    let (n, rows, res) = app
+        .frame
+        .with(|f| (f.clients.len(), f.rows, f.resource.used));
+    let g = Geometry::new(w, h, n, rows.max(1), res);
+    let (x, y) = match pop {
+        Pop::Client(c) => {
+            let r = g.card(*c);
+            (r.right() + 8.0, r.y)
+        }
+        _ => (g.clients.right() + 12.0, g.service.y + 12.0),
+    };
+    let y = y.min(h as f32 - 260.0).max(4.0);
+    format!("left: {}px; top: {}px", x.round() as i64, y.round() as i64)
+}
+
+#[component]
+pub fn Popover(size: RwSignal<(u32, u32)>) -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        app.pop.get().map(|pop| {
+            let style = place(app, size.get_untracked(), &pop);
+            let body = match pop.clone() {
+                Pop::Client(c) => client(app, c).into_any(),
+                Pop::Entry(id) => entry(app, id).into_any(),
+                Pop::Message(id) => message(app, id).into_any(),
+            };
+            view! {
+                <div id="ls-pop" class="ls-pop" role="dialog" style=style>
+                    {body}
+                    <button class="ls-pop__close" on:click=move |_| app.pop.set(None) aria-label=tr(app, "ui.close")>"×"</button>
+                </div>
+            }
+        })
+    }
+}
+
+fn client(app: App, c: usize) -> impl IntoView {
+    let row = move || app.frame.with(|f| f.clients.get(c).cloned());
+    let service = app.frame.with_untracked(|f| f.service);
+    let act = move |cmd: Command| {
+        move |_| {
+            app.inject(cmd.clone());
+            app.pop.set(None);
+        }
+    };
+    let partitioned = move || row().is_some_and(|r| r.partitioned);
+    let sessions = matches!(service, ServiceKind::ZooKeeper | ServiceKind::Etcd);
+    let kazoo = app
+        .sim
+        .with_untracked(|s| s.scenario().recipe == crate::recipes::RecipeKind::Kazoo);
+    view! {
+        <h3 class="ls-pop__title">{move || row().map(|r| format!("{} · {}", r.name, r.label)).unwrap_or_default()}</h3>
+        <p class="ls-muted">{move || row().map(|r| {
+            let s = if r.session.is_empty() { String::new() } else { format!(" · {}", r.session) };
+            format!("{}{s}", r.conn_label)
+        }).unwrap_or_default()}</p>
+        <div class="ls-pop__acts" role="group">
+            <button data-act="acquire" on:click=act(Command::Acquire { client: c })>{tr(app, "act.acquire")}</button>
+            <button data-act="release" on:click=act(Command::Release { client: c })>{tr(app, "act.release")}</button>
+            {kazoo.then(|| view! { <button data-act="cancel" on:click=act(Command::Cancel { client: c })>{tr(app, "act.cancel")}</button> })}
+            <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: c })>{tr(app, "act.crash")}</button>
+            <span class="ls-pop__pause">
+                <button class="ls-fault" data-act="pause" on:click=move |_| { app.inject(Command::Pause { client: c, ticks: app.pause_ticks.get_untracked() }); app.pop.set(None); }>{tr(app, "act.pause")}</button>
+                <input id="ls-pause-ticks" type="number" min="1" max="5000" aria-label=tr(app, "ui.pause_ticks")
+                    prop:value=move || app.pause_ticks.get().to_string()
+                    on:change=move |ev| app.pause_ticks.set(event_target_value(&ev).parse().unwrap_or(40).clamp(1, 5000))/>
+                {tr(app, "ui.pause_ticks")}
+            </span>
+            <button class="ls-fault" data-act="partition" on:click=move |_| { app.inject(if partitioned() { Command::Heal { client: c } } else { Command::Partition { client: c } }); app.pop.set(None); }>
+                {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
+            </button>
+            {sessions.then(|| view! {
+                <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: c })>
+                    {tr(app, if service == ServiceKind::Etcd { "act.revoke" } else { "act.expire" })}
+                </button>
+            })}
+            <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: c })>{tr(app, "act.drop")}</button>
+            <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: c })>{tr(app, "act.close")}</button>
+        </div>
+    }
+}
+
+fn entry(app: App, id: String) -> impl IntoView {
+    let key = id.clone();
+    let row = move || {
+        app.frame
+            .with(|f| f.tree.iter().find(|r| r.id == key).cloned())
+    };
+    move || {
+        match row() {
+        Some(r) => view! {
+            <h3 class="ls-pop__title"><code>{r.id.clone()}</code></h3>
+            <dl id="ls-inspector" class="ls-pop__fields">
+                {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
+            </dl>
+        }
+        .into_any(),
+        None => view! { <p class="ls-muted">{format!("{id} · {}", t("ui.gone", app.lang.get()))}</p> }.into_any(),
+    }
+    }
+}
+
+fn message(app: App, id: u64) -> impl IntoView {
+    let m = move || {
+        app.frame
+            .with(|f| f.messages.iter().find(|m| m.id == id).cloned())
+    };
+    move || {
+        match m() {
+        Some(m) => view! {
+            <h3 class="ls-pop__title">{m.label.clone()}</h3>
+            <p class="ls-muted">{format!("t={} → t={}", m.sent_at, m.deliver_at)}</p>
+            <dl id="ls-wire" class="ls-pop__fields">
+                {m.wire.iter().map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> }).collect_view()}
+            </dl>
+        }
+        .into_any(),
+        None => view! { <p class="ls-muted">{t("ui.delivered", app.lang.get())}</p> }.into_any(),
+    }
+    }
+}

@@ -1,0 +1,110 @@
+//! Under the stage: the caption (a key frame's one line, or what the step did), the transport
+//! (first, back, play, step, last, speed, heartbeats) and the timeline with the run's key
+//! frames, faults and failures as marks over the whole run.
+
+use leptos::prelude::*;
+
+use super::state::{App, SPEEDS};
+use super::tr;
+use crate::sim::moments::Kind;
+use crate::view::i18n::t;
+
+/// A key frame's caption (bold, when the frame is one) over what the step did.
+#[component]
+pub fn Caption() -> impl IntoView {
+    let app = expect_context::<App>();
+    let key = move || {
+        let lang = app.lang.get();
+        app.moments_here()
+            .iter()
+            .map(|m| m.caption(lang))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // The step's own words, unless the key frame's caption already is them (a fault).
+    let narration = move || app.frame.with(|f| f.narration.clone()).to_string();
+    let now = move || {
+        let (k, n) = (key(), narration());
+        (!k.contains(&n)).then_some(n)
+    };
+    view! {
+        <div id="ls-caption" class="ls-caption" class:ls-caption--key=move || !key().is_empty() aria-live="polite">
+            {move || { let k = key(); (!k.is_empty()).then(|| view! { <strong class="ls-caption__key">{k}</strong> }) }}
+            {move || now().map(|n| view! { <span class="ls-caption__now">{n}</span> })}
+        </div>
+    }
+}
+
+#[component]
+pub fn Transport() -> impl IntoView {
+    let app = expect_context::<App>();
+    let play_label = move || {
+        t(
+            if app.playing.get() {
+                "ui.pause"
+            } else {
+                "ui.play"
+            },
+            app.lang.get(),
+        )
+    };
+    view! {
+        <div class="ls-transport" role="toolbar" aria-label=tr(app, "ui.playback")>
+            <button id="ls-first" on:click=move |_| app.seek(0) title=tr(app, "ui.first") aria-label=tr(app, "ui.first")>"|◀"</button>
+            <button id="ls-back" on:click=move |_| app.back() title=tr(app, "ui.back") aria-label=tr(app, "ui.back")>"◀"</button>
+            <button id="ls-play" class="ls-play" on:click=move |_| app.toggle_play() aria-pressed=move || app.playing.get().to_string()>{play_label}</button>
+            <button id="ls-step" on:click=move |_| { app.step(); app.sync_url(); } title=tr(app, "ui.step") aria-label=tr(app, "ui.step")>"▶"</button>
+            <button id="ls-last" on:click=move |_| app.to_end() title=tr(app, "ui.last") aria-label=tr(app, "ui.last")>"▶|"</button>
+            <select id="ls-speed" aria-label=tr(app, "ui.speed") on:change=move |ev| app.speed.set(event_target_value(&ev).parse().unwrap_or(1).min(SPEEDS.len() - 1))>
+                {SPEEDS.iter().enumerate().map(|(i, (name, _))| view! { <option value=i selected=move || app.speed.get() == i>{*name}</option> }).collect_view()}
+            </select>
+            <label class="ls-inline" title=tr(app, "ui.pings_hint")>
+                <input id="ls-pings" type="checkbox" prop:checked=move || app.show_pings.get() on:change=move |_| app.show_pings.update(|p| *p = !*p)/>
+                {tr(app, "ui.show_pings")}
+            </label>
+            <Timeline/>
+            <span id="ls-position" class="ls-position">
+                {move || app.frame.with(|f| format!("{} {} / {} · t={}", t("ui.step_of", app.lang.get()), f.step, f.len, f.time))}
+            </span>
+        </div>
+    }
+}
+
+/// The slider over the whole computed run, with a mark per key frame.
+#[component]
+fn Timeline() -> impl IntoView {
+    let app = expect_context::<App>();
+    let len = Memo::new(move |_| app.frame.with(|f| f.len.max(f.step).max(1)));
+    let marks = move || {
+        let (n, lang) = (len.get(), app.lang.get());
+        app.moments.with(|ms| {
+            // One mark per step, naming everything its key frames show.
+            let mut steps: Vec<u64> = ms.iter().map(|m| m.step).collect();
+            steps.dedup();
+            steps
+                .into_iter()
+                .map(|step| {
+                    let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
+                    let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
+                    let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
+                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(" ");
+                    let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
+                    let left = format!("left: {}%", crate::view::scene::fixed((step as f64 * 100.0 / n as f64).min(100.0), 2));
+                    view! {
+                        <button class=class style=left data-step=step data-evidence=evidence title=caption.clone() aria-label=caption on:click=move |_| app.seek(step)></button>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <div class="ls-timeline">
+            <div class="ls-timeline__marks">{marks}</div>
+            <input id="ls-scrub" class="ls-scrub" type="range" min="0"
+                max=move || len.get().to_string()
+                prop:value=move || app.frame.with(|f| f.step).to_string()
+                aria-label=tr(app, "ui.scrubber")
+                on:input=move |ev| app.seek(event_target_value(&ev).parse().unwrap_or(0))/>
+        </div>
+    }
+}

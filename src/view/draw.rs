@@ -1,0 +1,165 @@
+//! Writing a scene as SVG markup: each shape as its element, every colour, size and data
+//! attribute written out (the stage needs no stylesheet to be read, and the export is the same
+//! markup), text escaped, numbers with one decimal at most.
+
+use super::scene::{num, Anchor, Item, Scene, Shape};
+use super::svg::esc;
+
+impl Shape {
+    fn svg(&self, attrs: &str, title: &str) -> String {
+        match self {
+            Shape::Rect { x, y, w, h, rx } => {
+                format!(
+                    r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{}"{attrs}>{title}</rect>"#,
+                    num(*x),
+                    num(*y),
+                    num(w.max(0.0)),
+                    num(h.max(0.0)),
+                    num(*rx)
+                )
+            }
+            Shape::Circle { cx, cy, r } => format!(
+                r#"<circle cx="{}" cy="{}" r="{}"{attrs}>{title}</circle>"#,
+                num(*cx),
+                num(*cy),
+                num(*r)
+            ),
+            Shape::Line { x1, y1, x2, y2 } => {
+                format!(
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}"{attrs}>{title}</line>"#,
+                    num(*x1),
+                    num(*y1),
+                    num(*x2),
+                    num(*y2)
+                )
+            }
+            Shape::Curve {
+                x1,
+                y1,
+                qx,
+                qy,
+                x2,
+                y2,
+            } => format!(
+                r#"<path d="M{} {} Q{} {} {} {}"{attrs}>{title}</path>"#,
+                num(*x1),
+                num(*y1),
+                num(*qx),
+                num(*qy),
+                num(*x2),
+                num(*y2)
+            ),
+            Shape::Arc { cx, cy, r, frac } => arc(*cx, *cy, *r, *frac, attrs, title),
+            Shape::Poly(p) => {
+                let pts: Vec<String> = p
+                    .iter()
+                    .map(|(a, b)| format!("{},{}", num(*a), num(*b)))
+                    .collect();
+                format!(
+                    r#"<polygon points="{}"{attrs}>{title}</polygon>"#,
+                    pts.join(" ")
+                )
+            }
+            Shape::Text(t) => {
+                let anchor = match t.anchor {
+                    Anchor::Start => "",
+                    Anchor::Middle => r#" text-anchor="middle""#,
+                    Anchor::End => r#" text-anchor="end""#,
+                };
+                let body: String = t
+                    .parts
+                    .iter()
+                    .map(|(s, b)| {
+                        if *b {
+                            format!("<tspan font-weight=\"700\">{}</tspan>", esc(s))
+                        } else {
+                            esc(s)
+                        }
+                    })
+                    .collect();
+                format!(
+                    r#"<text x="{}" y="{}" font-size="{}"{anchor}{attrs}>{title}{body}</text>"#,
+                    num(t.x),
+                    num(t.y),
+                    t.size
+                )
+            }
+        }
+    }
+}
+
+/// A ring's arc: `frac` of a turn, clockwise from twelve o'clock (a full circle at 1).
+fn arc(cx: f32, cy: f32, r: f32, frac: f32, attrs: &str, title: &str) -> String {
+    let f = frac.clamp(0.0, 1.0);
+    if f >= 0.999 {
+        return format!(
+            r#"<circle cx="{}" cy="{}" r="{}"{attrs}>{title}</circle>"#,
+            num(cx),
+            num(cy),
+            num(r)
+        );
+    }
+    let a = f * std::f32::consts::TAU;
+    let (x, y) = (cx + r * a.sin(), cy - r * a.cos());
+    let large = if f > 0.5 { 1 } else { 0 };
+    format!(
+        r#"<path d="M{} {} A{} {} 0 {large} 1 {} {}"{attrs}>{title}</path>"#,
+        num(cx),
+        num(cy - r),
+        num(r),
+        num(r),
+        num(x),
+        num(y)
+    )
+}
+
+impl Item {
+    pub(super) fn svg(&self) -> String {
+        let mut attrs = String::new();
+        if !self.class.is_empty() {
+            attrs.push_str(&format!(r#" class="{}""#, esc(&self.class)));
+        }
+        match (self.fill, &self.shape) {
+            (Some(f), _) => attrs.push_str(&format!(r#" fill="{f}""#)),
+            (None, Shape::Curve { .. } | Shape::Arc { .. }) => attrs.push_str(r#" fill="none""#),
+            _ => {}
+        }
+        if let Some(s) = self.stroke {
+            attrs.push_str(&format!(r#" stroke="{s}""#));
+        }
+        if self.opacity < 100 {
+            attrs.push_str(&format!(
+                r#" opacity="{}""#,
+                num(self.opacity as f32 / 100.0)
+            ));
+        }
+        for (k, v) in &self.attrs {
+            attrs.push_str(&format!(r#" {k}="{}""#, esc(v)));
+        }
+        for (k, v) in &self.data {
+            attrs.push_str(&format!(r#" data-{k}="{}""#, esc(v)));
+        }
+        let title = self
+            .title
+            .as_ref()
+            .map(|t| format!("<title>{}</title>", esc(t)))
+            .unwrap_or_default();
+        self.shape.svg(&attrs, &title)
+    }
+}
+
+impl Scene {
+    /// The scene as the inside of an `<svg>` whose viewBox is `0 0 w h`.
+    pub fn svg_body(&self) -> String {
+        self.items
+            .iter()
+            .filter(|i| !i.transient)
+            .map(Item::svg)
+            .collect()
+    }
+
+    /// The scene during a transition (transient items included).
+    pub fn svg_moving(&self) -> String {
+        self.items.iter().map(Item::svg).collect()
+    }
+}

@@ -1,0 +1,140 @@
+//! Learn mode: a course of chapters (data, one module each under `chapters/`) in the order that
+//! builds understanding — unique IDs without a lock, the naive lock and its herd, a lost
+//! wake-up, the sequential queue, crashes and session expiry, a waiter leaving and the
+//! no-re-check bug, Curator's protection and reentrancy, read/write locks, pauses and
+//! partitions, fencing tokens, the other lock services, the requirements matrix, and finding a
+//! bug with the exhaustive search. A chapter's questions are generated from its run
+//! ([`questions`]), so their answers are always what the following steps show.
+
+pub mod chapters;
+pub mod questions;
+#[cfg(test)]
+mod walk;
+
+use crate::recipes::RecipeKind;
+use crate::sim::moments::Kind;
+use crate::sim::Lang;
+
+/// What a question asks; its answer comes from a later key frame of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// How many clients the next release (or expiry) will notify.
+    Notified,
+    /// Which node the woken waiter will watch now.
+    NextWatch,
+    /// Whether the stale holder's write will be accepted.
+    WriteAccepted,
+    /// How many clients will believe they hold the lock.
+    Believers,
+    /// What the server does with a silent client's node.
+    AfterExpiry,
+    /// Whether the waiting client will ever get the lock.
+    EverAcquires,
+    /// The sequence number of the next lock node.
+    NextSequence,
+    /// Whether an ID will be handed out twice.
+    Duplicate,
+}
+
+impl Ask {
+    /// The key frames that answer it.
+    pub fn reveals(self) -> &'static [Kind] {
+        match self {
+            Ask::Notified => &[Kind::Herd, Kind::Handoff],
+            Ask::NextWatch => &[Kind::Rewatch],
+            Ask::WriteAccepted => &[Kind::Fenced, Kind::LostUpdate],
+            Ask::Believers => &[Kind::TwoHolders],
+            Ask::AfterExpiry => &[Kind::Expiry],
+            Ask::EverAcquires => &[Kind::Stuck],
+            Ask::Duplicate => &[Kind::LostUpdate],
+            Ask::NextSequence => &[],
+        }
+    }
+}
+
+/// A question posed at the first key frame of kind `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pose {
+    pub at: Kind,
+    pub ask: Ask,
+}
+
+/// A search for a recipe's bug: its recipe, clients, and whether waiters may leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hunt {
+    pub recipe: RecipeKind,
+    pub clients: u32,
+    pub allow_close: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// A preset's run, paused at its key frames, with questions.
+    Run {
+        preset: &'static str,
+        poses: &'static [Pose],
+    },
+    /// "Find the bug": the exhaustive search over these recipes, run in the browser.
+    Search { hunts: &'static [Hunt] },
+    /// The requirements matrix.
+    Matrix,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chapter {
+    pub id: &'static str,
+    pub title: [&'static str; 2],
+    pub intro: [&'static str; 2],
+    pub takeaway: [&'static str; 2],
+    pub body: Body,
+}
+
+impl Chapter {
+    pub fn title(&self, lang: Lang) -> &'static str {
+        self.title[usize::from(lang == Lang::Zh)]
+    }
+    pub fn intro(&self, lang: Lang) -> &'static str {
+        self.intro[usize::from(lang == Lang::Zh)]
+    }
+    pub fn takeaway(&self, lang: Lang) -> &'static str {
+        self.takeaway[usize::from(lang == Lang::Zh)]
+    }
+    /// The key-frame kinds the chapter stops at: its preset's, where its questions are posed,
+    /// and where they are answered.
+    pub fn kinds(&self) -> Vec<Kind> {
+        let Body::Run { preset, poses } = self.body else {
+            return Vec::new();
+        };
+        let mut k: Vec<Kind> = crate::sim::presets::find(preset)
+            .map(|p| p.moments.to_vec())
+            .unwrap_or_default();
+        for p in poses {
+            k.push(p.at);
+            k.extend_from_slice(p.ask.reveals());
+        }
+        k.sort();
+        k.dedup();
+        k
+    }
+
+    /// The preset whose run the chapter shows, if any.
+    pub fn preset(&self) -> Option<&'static str> {
+        match self.body {
+            Body::Run { preset, .. } => Some(preset),
+            _ => None,
+        }
+    }
+}
+
+/// The course, in order.
+pub fn course() -> &'static [Chapter] {
+    chapters::COURSE
+}
+
+/// A chapter by id (an empty id is the first chapter).
+pub fn find(id: &str) -> Option<(usize, &'static Chapter)> {
+    if id.is_empty() {
+        return course().first().map(|c| (0, c));
+    }
+    course().iter().enumerate().find(|(_, c)| c.id == id)
+}

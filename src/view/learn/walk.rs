@@ -1,0 +1,157 @@
+//! Walks every chapter: its run is deterministic, each question's key frame exists, and each
+//! generated question's right answer is what the run then shows, with no wrong option equal
+//! to it.
+
+use super::questions::{questions, seq, Question};
+use crate::narrate::Key;
+use crate::sim::{moments, presets, Simulation};
+use crate::view::learn::{course, Ask, Body};
+
+fn loaded(preset: &str) -> Simulation {
+    let mut sim = Simulation::new(presets::find(preset).expect("chapter preset").scenario());
+    sim.compute_ahead(2000, 200);
+    sim
+}
+
+/// What the run shows at the question's reveal, as the text of the right option.
+fn shown(q: &Question, sim: &mut Simulation) -> String {
+    let r = sim.records()[q.reveal as usize - 1].clone();
+    sim.seek(q.reveal);
+    let w = sim.world();
+    match q.ask {
+        Ask::Notified => r.fired.len().to_string(),
+        Ask::NextWatch => {
+            let c = r.narration.client.unwrap_or(usize::MAX);
+            let watched: Vec<String> = w
+                .service
+                .watches()
+                .into_iter()
+                .map(|x| crate::narrate::short_path(&x.path))
+                .collect();
+            q.options
+                .iter()
+                .map(|o| o[0].clone())
+                .find(|o| watched.contains(o))
+                .unwrap_or_else(|| format!("none for {c}"))
+        }
+        Ask::WriteAccepted => if w.resource.writes.back().is_some_and(|x| x.accepted) {
+            "Yes"
+        } else {
+            "No"
+        }
+        .into(),
+        Ask::Believers => w.monitors.now.believers.len().to_string(),
+        Ask::AfterExpiry => {
+            let gone = matches!(r.narration.key, Key::SessionExpires) && !r.deleted.is_empty();
+            if gone {
+                "The server deletes it when the session times out"
+            } else {
+                "?"
+            }
+            .into()
+        }
+        Ask::EverAcquires => {
+            let end = sim.len();
+            sim.seek(end);
+            if sim.world().monitors.stuck.is_some() {
+                "No"
+            } else {
+                "Yes"
+            }
+            .into()
+        }
+        Ask::Duplicate => if w.resource.first_lost.is_some() {
+            "Yes"
+        } else {
+            "No"
+        }
+        .into(),
+        Ask::NextSequence => r
+            .created
+            .iter()
+            .find_map(|id| seq(id))
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+#[test]
+fn every_chapter_asks_what_its_run_then_shows() {
+    let mut asked = 0;
+    for ch in course() {
+        let Body::Run { preset, poses } = ch.body else {
+            continue;
+        };
+        let mut sim = loaded(preset);
+        assert_eq!(
+            sim.trace_hash(),
+            loaded(preset).trace_hash(),
+            "{}: deterministic",
+            ch.id
+        );
+        let found = moments::find(&sim, &ch.kinds());
+        for p in poses {
+            assert!(
+                found.iter().any(|m| m.kind == p.at),
+                "{}: no {:?} key frame",
+                ch.id,
+                p.at
+            );
+        }
+        let qs = questions(ch, &sim, &found);
+        assert_eq!(qs.len(), poses.len(), "{}: a question per pose", ch.id);
+        for q in qs {
+            assert!(q.reveal > q.at, "{}: the answer comes later", ch.id);
+            assert!(q.options.len() >= 2, "{}: options", ch.id);
+            let right = q.options[q.answer][0].clone();
+            assert_eq!(
+                shown(&q, &mut sim),
+                right,
+                "{}: {:?} at {} (reveal {})",
+                ch.id,
+                q.ask,
+                q.at,
+                q.reveal
+            );
+            let wrong: Vec<&String> = q
+                .options
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != q.answer)
+                .map(|(_, o)| &o[0])
+                .collect();
+            assert!(
+                !wrong.contains(&&right),
+                "{}: a wrong option equals the answer",
+                ch.id
+            );
+            assert!(
+                q.prompt[1]
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{}: Chinese prompt",
+                ch.id
+            );
+            asked += 1;
+        }
+    }
+    assert!(asked >= 12, "{asked} questions");
+}
+
+#[test]
+fn chapters_have_ids_texts_and_a_known_preset() {
+    let mut ids: Vec<&str> = course().iter().map(|c| c.id).collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "unique ids");
+    for c in course() {
+        for t in [c.title, c.intro, c.takeaway] {
+            assert!(!t[0].is_empty() && !t[1].is_empty(), "{}", c.id);
+        }
+        if let Some(p) = c.preset() {
+            assert!(presets::find(p).is_some(), "{}: preset {p}", c.id);
+        }
+    }
+    assert_eq!(super::find("").map(|(i, _)| i), Some(0));
+}

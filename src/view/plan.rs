@@ -1,0 +1,336 @@
+//! Where the service's entries sit on the stage, planned once for the whole computed history so
+//! that nothing moves: every entry keeps one row for its whole life, and its ghost stays in that
+//! row for [`GHOST_STEPS`] steps after it goes. Entries are grouped by parent (a lock directory,
+//! the Redis replica); each group reserves as many rows as it ever needs at once, and within a
+//! group a new entry takes the row below the lowest one in use, so a queue reads top to bottom
+//! in creation order. A watch on a node that does not exist gets a row of its own while it is
+//! armed (the exists-watch of a lost wake-up).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::services::Lifetime;
+use crate::sim::{Simulation, World};
+
+/// How many steps a deleted entry's ghost stays.
+pub const GHOST_STEPS: u64 = 6;
+
+/// One entry's (or missing watched node's) time on the stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Life {
+    pub id: String,
+    pub name: String,
+    pub depth: usize,
+    pub lifetime: Lifetime,
+    /// The step after which it exists, and the step that deleted it.
+    pub born: u64,
+    pub died: Option<u64>,
+    /// A node that does not exist but is watched.
+    pub phantom: bool,
+    /// The step it leaves the stage: its ghost's end, cut short when the same id comes back.
+    until: Option<u64>,
+    group: usize,
+    slot: usize,
+}
+
+impl Life {
+    fn shown_at(&self, step: u64) -> bool {
+        self.born <= step && self.until.is_none_or(|u| step < u)
+    }
+}
+
+/// A run of rows for the children of one parent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The parent path or key prefix ("" for the root, `replica:` for the Redis replica).
+    pub parent: String,
+    /// Whether the group prints its parent above its rows.
+    pub header: bool,
+    /// Its first row, counting headers.
+    pub top: usize,
+    pub size: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    pub groups: Vec<Group>,
+    pub lives: Vec<Life>,
+    by_id: BTreeMap<String, Vec<usize>>,
+    /// Rows in all (headers included).
+    pub rows: usize,
+    /// The history length it was planned for.
+    pub steps: u64,
+    /// Directories drawn only as their children's header.
+    pub hidden: BTreeSet<String>,
+}
+
+/// The group an entry id belongs to.
+fn parent(id: &str) -> String {
+    if let Some(rest) = id.strip_prefix("replica:") {
+        return format!("replica:{}", parent(rest));
+    }
+    id.rfind('/').map_or(String::new(), |i| id[..i].to_string())
+}
+
+impl Plan {
+    /// Plans the rows for everything the simulation has computed.
+    pub fn new(sim: &Simulation) -> Plan {
+        let mut lives: Vec<Life> = Vec::new();
+        let mut open: BTreeMap<(String, bool), usize> = BTreeMap::new();
+        let mut look = |w: &World, step: u64| {
+            let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = w
+                .service
+                .entries(w.now)
+                .into_iter()
+                .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime())))
+                .collect();
+            for x in w.service.watches().into_iter().filter(|x| x.on_missing) {
+                let depth = x.path.matches('/').count();
+                let name = x.path.rsplit('/').next().unwrap_or(&x.path).to_string();
+                now.entry((x.path, true))
+                    .or_insert((name, depth, Lifetime::Persistent));
+            }
+            open.retain(|k, i| {
+                let alive = now.contains_key(k);
+                if !alive {
+                    lives[*i].died = Some(step);
+                }
+                alive
+            });
+            for (k, (name, depth, lifetime)) in now {
+                if !open.contains_key(&k) {
+                    open.insert(k.clone(), lives.len());
+                    lives.push(Life {
+                        id: k.0,
+                        name,
+                        depth,
+                        lifetime,
+                        born: step,
+                        died: None,
+                        phantom: k.1,
+                        until: None,
+                        group: 0,
+                        slot: 0,
+                    });
+                }
+            }
+        };
+        look(sim.initial(), 0);
+        sim.replay(|w, r| {
+            if !r.heartbeat || !r.created.is_empty() || !r.deleted.is_empty() {
+                look(w, r.index)
+            }
+        });
+        Plan::assign(lives, sim.len())
+    }
+
+    /// Groups, then rows within each group (see the module's rules).
+    fn assign(mut lives: Vec<Life>, steps: u64) -> Plan {
+        // A ghost (or a missing node's row) gives way when the same id comes back.
+        for i in 0..lives.len() {
+            let tail = if lives[i].phantom { 0 } else { GHOST_STEPS };
+            let back = lives[i + 1..]
+                .iter()
+                .filter(|l| l.id == lives[i].id && Some(l.born) >= lives[i].died)
+                .map(|l| l.born)
+                .min();
+            lives[i].until = lives[i]
+                .died
+                .map(|d| back.map_or(d + tail, |b| b.min(d + tail)));
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        for l in lives.iter_mut() {
+            let p = parent(&l.id);
+            l.group = groups
+                .iter()
+                .position(|g| g.parent == p)
+                .unwrap_or_else(|| {
+                    groups.push(Group {
+                        parent: p,
+                        header: false,
+                        top: 0,
+                        size: 0,
+                    });
+                    groups.len() - 1
+                });
+        }
+        // Replica groups go last, in the order they appeared.
+        let mut order: Vec<usize> = (0..groups.len()).collect();
+        order.sort_by_key(|g| groups[*g].parent.starts_with("replica:"));
+        size_groups(&mut lives, &mut groups);
+        let mut prev: Option<usize> = None;
+        for &g in &order {
+            groups[g].header = match prev {
+                _ if groups[g].parent.is_empty() => false,
+                _ if groups[g].parent.starts_with("replica:") => true,
+                Some(p) => {
+                    !(groups[p].size == 1
+                        && lives
+                            .iter()
+                            .any(|l| l.group == p && l.id == groups[g].parent))
+                }
+                None => true,
+            };
+            prev = Some(g);
+        }
+        // A directory whose children are listed under its own header needs no row of its own.
+        let hidden: BTreeSet<String> = groups
+            .iter()
+            .filter(|g| g.header && !g.parent.starts_with("replica:"))
+            .map(|g| g.parent.clone())
+            .collect();
+        lives.retain(|l| !hidden.contains(&l.id));
+        size_groups(&mut lives, &mut groups);
+        let mut top = 0;
+        for &g in &order {
+            groups[g].top = top;
+            top += groups[g].size + usize::from(groups[g].header);
+        }
+        let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, l) in lives.iter().enumerate() {
+            by_id.entry(l.id.clone()).or_default().push(i);
+        }
+        Plan {
+            groups,
+            lives,
+            by_id,
+            rows: top,
+            steps,
+            hidden,
+        }
+    }
+
+    /// The header row that stands for a directory drawn only as a header.
+    pub fn header_of(&self, id: &str) -> Option<usize> {
+        self.groups
+            .iter()
+            .find(|g| g.header && g.parent == id)
+            .map(|g| g.top)
+    }
+
+    /// The row of what is shown for `id` at `step` (its life or its ghost), and that life.
+    pub fn row(&self, id: &str, step: u64) -> Option<(usize, &Life)> {
+        let i = self
+            .by_id
+            .get(id)?
+            .iter()
+            .rev()
+            .find(|i| self.lives[**i].shown_at(step))?;
+        let l = &self.lives[*i];
+        let g = &self.groups[l.group];
+        Some((g.top + usize::from(g.header) + l.slot, l))
+    }
+
+    /// Everything on the stage at `step`: live entries, ghosts and watched missing nodes.
+    pub fn shown(&self, step: u64) -> impl Iterator<Item = (usize, &Life)> {
+        self.lives
+            .iter()
+            .filter(move |l| l.shown_at(step))
+            .map(|l| {
+                let g = &self.groups[l.group];
+                (g.top + usize::from(g.header) + l.slot, l)
+            })
+    }
+
+    /// The header rows: (row, parent).
+    pub fn headers(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.groups
+            .iter()
+            .filter(|g| g.header)
+            .map(|g| (g.top, g.parent.as_str()))
+    }
+}
+
+/// Places every group's lives and sizes the groups.
+fn size_groups(lives: &mut [Life], groups: &mut [Group]) {
+    for (g, group) in groups.iter_mut().enumerate() {
+        let mut mine: Vec<usize> = (0..lives.len()).filter(|i| lives[*i].group == g).collect();
+        mine.sort_by_key(|i| lives[*i].born);
+        group.size = place(lives, &mine);
+    }
+}
+
+/// Gives each life in one group (sorted by birth) a row — the row its id had before when that
+/// is free, else the next one down — and returns how many rows the group needs.
+fn place(lives: &mut [Life], mine: &[usize]) -> usize {
+    let end = |l: &Life| l.until.unwrap_or(u64::MAX);
+    // The most rows ever in use at once.
+    let mut cap = 0;
+    for &i in mine {
+        let at = lives[i].born;
+        let busy = mine
+            .iter()
+            .filter(|j| lives[**j].born <= at && at < end(&lives[**j]))
+            .count();
+        cap = cap.max(busy);
+    }
+    let mut used: Vec<(usize, u64)> = Vec::new();
+    let mut last: BTreeMap<String, usize> = BTreeMap::new();
+    for &i in mine {
+        let at = lives[i].born;
+        used.retain(|(_, until)| at < *until);
+        let free = |s: usize| !used.iter().any(|(u, _)| *u == s);
+        let next = used.iter().map(|(s, _)| s + 1).max().unwrap_or(0);
+        let slot = match last.get(&lives[i].id) {
+            Some(s) if free(*s) => *s,
+            _ if next < cap => next,
+            _ => (0..cap).find(|s| free(*s)).unwrap_or(next),
+        };
+        lives[i].slot = slot;
+        last.insert(lives[i].id.clone(), slot);
+        used.push((slot, end(&lives[i])));
+    }
+    cap.max(used.iter().map(|(s, _)| s + 1).max().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::presets;
+
+    #[test]
+    fn every_preset_keeps_each_entry_in_one_row_and_rows_never_collide() {
+        for p in presets::all() {
+            let mut sim = Simulation::new(p.scenario());
+            sim.compute_ahead(600, 200);
+            let plan = Plan::new(&sim);
+            for step in 0..=sim.len() {
+                let mut rows: Vec<usize> = plan.shown(step).map(|(r, _)| r).collect();
+                let n = rows.len();
+                rows.sort();
+                rows.dedup();
+                assert_eq!(rows.len(), n, "{} step {step}: two things in one row", p.id);
+                assert!(rows.iter().all(|r| *r < plan.rows), "{} step {step}", p.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_queue_reads_top_to_bottom_in_creation_order() {
+        let mut sim = Simulation::new(presets::find("queue").unwrap().scenario());
+        sim.compute_ahead(60, 200);
+        let plan = Plan::new(&sim);
+        let mut kids: Vec<(usize, &Life)> = plan.shown(50).filter(|(_, l)| l.depth == 2).collect();
+        kids.sort_by_key(|(r, _)| *r);
+        let names: Vec<&str> = kids.iter().map(|(_, l)| l.name.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
+        assert_eq!(plan.row("/locks", 50).map(|(r, _)| r), Some(0));
+    }
+
+    #[test]
+    fn a_missing_watched_node_gets_a_row() {
+        let mut sim = Simulation::new(presets::find("lost-wakeup").unwrap().scenario());
+        sim.compute_ahead(60, 200);
+        let plan = Plan::new(&sim);
+        assert!(plan.shown(40).any(|(_, l)| l.phantom && l.id == "/lock"));
+        let lock_rows: Vec<usize> = (0..40)
+            .filter_map(|s| plan.row("/lock", s))
+            .map(|(r, _)| r)
+            .collect();
+        assert!(
+            lock_rows.windows(2).all(|w| w[0] == w[1]),
+            "/lock, its ghost and its watch share one row"
+        );
+    }
+}

@@ -1,0 +1,276 @@
+//! Client cards: the client's colour and name, what it is doing (from its real state), its
+//! process marks (paused bars, crashed, closed), the session or lease ring as the service
+//! counts it down, and the reentrancy count and READ/WRITE mode.
+
+use super::Builder;
+use crate::view::geometry::Rect;
+use crate::view::lanes::{ClientRow, Countdown, ProcMark, Status};
+use crate::view::palette::{self, INK, MUTED, NOBODY, OK, VIOLATION};
+use crate::view::scene::{Anchor, Item, Shape};
+
+impl Builder<'_> {
+    pub fn cards(&mut self) {
+        let f = self.f;
+        let two_holders = f.monitors.believers.len() > f.max_holders.unwrap_or(usize::MAX)
+            && !f.clients.iter().any(|c| c.status == Status::Unlocked);
+        for c in &f.clients {
+            let r = self.g.card(c.id);
+            let alarm = (two_holders && c.believes)
+                || c.status == Status::BelievesOnly
+                || f.monitors.stuck_now.contains(&c.id);
+            let first = self.items.len();
+            self.card(c, r, alarm);
+            // Everything on the card opens the client's actions.
+            self.tag(first, "client", &c.id.to_string());
+        }
+    }
+
+    fn card(&mut self, c: &ClientRow, r: Rect, alarm: bool) {
+        let k = format!("c{}", c.id);
+        let colour = palette::client_colour(c.id);
+        let dead = matches!(c.proc, ProcMark::Crashed | ProcMark::Closed);
+        let stroke = if alarm {
+            VIOLATION
+        } else if c.status == Status::Holds {
+            OK
+        } else {
+            colour
+        };
+        let width = if alarm || c.believes { "3" } else { "1.5" };
+        let mut card = Item::new(
+            k.clone(),
+            Shape::Rect {
+                x: r.x,
+                y: r.y,
+                w: r.w,
+                h: r.h,
+                rx: 6.0,
+            },
+            format!("ls-card ls-card--{}", c.status_class),
+        )
+        .fill(if dead { "#eceef1" } else { "#ffffff" })
+        .stroke(stroke)
+        .attr("stroke-width", width)
+        .data("client", c.id.to_string());
+        if matches!(c.proc, ProcMark::Paused { .. }) {
+            card = card.attr("stroke-dasharray", "7 4");
+        }
+        if c.status == Status::Closed {
+            card = card.opacity(60);
+        }
+        self.push(card);
+        let chip_w = if self.g.card_text() {
+            (self.g.ty.big as f32 * 2.7).min(r.w * 0.3)
+        } else {
+            r.w.min(10.0)
+        };
+        self.push(
+            Item::new(
+                format!("{k}:chip"),
+                Shape::Rect {
+                    x: r.x,
+                    y: r.y,
+                    w: chip_w,
+                    h: r.h,
+                    rx: 6.0,
+                },
+                "ls-card__chip",
+            )
+            .fill(if dead { NOBODY } else { colour })
+            .data("client", c.id.to_string()),
+        );
+        if !self.g.card_text() {
+            return;
+        }
+        let big = self.g.ty.big;
+        let line1 = if self.g.card_two_lines() {
+            r.y + r.h / 2.0 - 3.0
+        } else {
+            r.mid_y() + big as f32 * 0.36
+        };
+        let name = self.text(
+            format!("{k}:name"),
+            r.x + chip_w / 2.0,
+            r.mid_y() + big as f32 * 0.36,
+            big,
+            Anchor::Middle,
+            vec![(c.name.clone(), true)],
+            false,
+            "ls-card__name",
+        );
+        name.fill = Some(if dead {
+            "#ffffff"
+        } else {
+            palette::client_text(c.id)
+        });
+        self.process_mark(c, r, chip_w);
+        let ring = self.ring(c, r);
+        let x = r.x + chip_w + 8.0;
+        let max = r.right() - ring - 8.0 - x;
+        self.status(c, x, line1, max);
+        if self.g.card_two_lines() {
+            self.second_line(c, x, line1 + self.g.ty.small as f32 + 8.0, max);
+        }
+    }
+
+    fn status(&mut self, c: &ClientRow, x: f32, y: f32, max: f32) {
+        let ink = match c.status {
+            Status::BelievesOnly => VIOLATION,
+            Status::Holds => OK,
+            Status::Crashed | Status::Closed | Status::Done => MUTED,
+            _ => INK,
+        };
+        let evidence = match c.status {
+            Status::Crashed => "client-crashed",
+            Status::Closed => "client-closed",
+            Status::Unlocked => "unlocked",
+            Status::Holds if c.hold_count > 1 => "reentrant",
+            _ => "",
+        };
+        let mut label = c.label.clone();
+        if let (Some(m), true) = (c.mode, c.believes) {
+            label = format!("{m} · {label}");
+        }
+        // Too long for the big size: the small one (still above the floor) before cutting it.
+        let big = self.g.ty.big;
+        let size = if crate::view::geometry::Type::width(&label, big, false) > max {
+            self.g.ty.small
+        } else {
+            big
+        };
+        let item = self.label(
+            format!("c{}:status", c.id),
+            x,
+            y,
+            size,
+            Anchor::Start,
+            &label,
+            max,
+            "ls-card__status",
+        );
+        item.fill = Some(ink);
+        if c.believes || matches!(c.status, Status::BelievesOnly) {
+            item.attrs.push(("font-weight", "600".into()));
+        }
+        if !evidence.is_empty() {
+            item.data.push(("evidence", evidence.into()));
+        }
+    }
+
+    /// The second line: the process, the link, or the token and node.
+    fn second_line(&mut self, c: &ClientRow, x: f32, y: f32, max: f32) {
+        let small = self.g.ty.small;
+        let session = self.session_words(c);
+        let (text, ink, evidence) = match c.proc {
+            ProcMark::Paused { left } => (
+                self.say(
+                    format!("paused {left} more ticks{session}"),
+                    format!("停顿中，还剩 {left} 个时钟单位{session}"),
+                ),
+                VIOLATION,
+                "client-paused",
+            ),
+            ProcMark::Crashed if c.countdown == Countdown::Ended => (
+                self.say("process gone · session expired", "进程已终止 · 会话已过期"),
+                VIOLATION,
+                "client-crashed expired",
+            ),
+            ProcMark::Crashed => (
+                self.say(
+                    format!("process gone{session}"),
+                    format!("进程已终止{session}"),
+                ),
+                VIOLATION,
+                "client-crashed",
+            ),
+            ProcMark::Closed => (
+                self.say("session closed by the client", "客户端已关闭会话"),
+                MUTED,
+                "client-closed",
+            ),
+            _ if c.status == Status::BelievesOnly => {
+                let text = match &c.behind {
+                    Some((_, Some(o))) => self.say(
+                        format!("but C{}'s node is lower", o + 1),
+                        format!("但 C{} 的节点序号更小", o + 1),
+                    ),
+                    Some((n, None)) => self.say(
+                        format!("{} is still ahead of it", crate::narrate::tail_name(n)),
+                        format!("{} 仍排在它前面", crate::narrate::tail_name(n)),
+                    ),
+                    None => self.say("the service no longer says so", "服务端已不再这样认为"),
+                };
+                (text, VIOLATION, "believes")
+            }
+            _ if c.countdown == Countdown::Ended => (
+                self.say(
+                    "its session expired at the service",
+                    "它在服务端的会话已过期",
+                ),
+                VIOLATION,
+                "expired",
+            ),
+            _ if c.partitioned => (
+                self.say(
+                    format!("link cut; it thinks: {}{session}", c.conn_label),
+                    format!("网络被切断；它以为：{}{session}", c.conn_label),
+                ),
+                VIOLATION,
+                "wire-cut",
+            ),
+            _ => (self.details(c), MUTED, ""),
+        };
+        let item = self.label(
+            format!("c{}:line2", c.id),
+            x,
+            y,
+            small,
+            Anchor::Start,
+            &text,
+            max,
+            "ls-card__line2",
+        );
+        item.fill = Some(ink);
+        if !evidence.is_empty() {
+            item.data.push(("evidence", evidence.into()));
+        }
+    }
+
+    /// " · session ends in 7" while the service still counts down a session nobody renews.
+    fn session_words(&self, c: &ClientRow) -> String {
+        match c.countdown {
+            Countdown::Left { left, total } if total > 0 => self.say(
+                format!(" · session ends in {left}"),
+                format!(" · 会话 {left} 后结束"),
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// Its token first (what fencing needs), then the node it believes is its own, then its
+    /// connection when not connected.
+    fn details(&self, c: &ClientRow) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let (Some(t), true) = (c.token, c.believes && c.status != Status::Unlocked) {
+            parts.push(self.say(format!("token {t}"), format!("令牌 {t}")));
+        }
+        if let Some(n) = &c.node {
+            let word = match self.f.service {
+                crate::services::ServiceKind::ZooKeeper => self.say("node", "节点"),
+                crate::services::ServiceKind::Sql => self.say("row", "行"),
+                _ => self.say("key", "键"),
+            };
+            parts.push(format!(
+                "{word} {}",
+                crate::narrate::tail_name(n.rsplit('/').next().unwrap_or(n))
+            ));
+        }
+        if c.conn != crate::services::ConnState::Connected {
+            parts.push(c.conn_label.clone());
+        }
+        if let Countdown::Left { left, total: 0 } = c.countdown {
+            parts.push(self.ttl(left));
+        }
+        parts.join(" · ")
+    }
+}

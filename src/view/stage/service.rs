@@ -1,0 +1,288 @@
+//! The lock service's box: its name and clock in its own words, group headers (a lock
+//! directory, the Redis replica with its lag), and each entry in its planned row — owner
+//! colour, name with the sequence number bold and a protection prefix kept readable, and chips
+//! for the owner, READ/WRITE, an orphan, a row lock with its waiters, an expiry — then the
+//! ghosts of deleted entries and the nodes that are watched but do not exist.
+
+use super::{fit_mid, Builder};
+use crate::services::{Lifetime, ServiceKind};
+use crate::view::entries::EntryRow;
+use crate::view::geometry::Type;
+use crate::view::palette::{self, INK, MUTED, VIOLATION};
+use crate::view::scene::{Anchor, Item, Shape};
+
+impl Builder<'_> {
+    pub fn service(&mut self) {
+        let (g, f) = (self.g, self.f);
+        let s = g.service;
+        self.push(
+            Item::new(
+                "svc",
+                Shape::Rect {
+                    x: s.x,
+                    y: s.y,
+                    w: s.w,
+                    h: s.h,
+                    rx: 10.0,
+                },
+                "ls-service",
+            )
+            .fill("#f6f7f9")
+            .stroke("#c2c8d0")
+            .attr("stroke-width", "1.5"),
+        );
+        let title = match (f.service, f.stamp) {
+            (ServiceKind::ZooKeeper, Some((k, v))) => format!("ZooKeeper 3.8 · {k} {v}"),
+            (ServiceKind::ZooKeeper, None) => "ZooKeeper 3.8".into(),
+            (ServiceKind::Redis, _) => self.say("Redis 7 · keys", "Redis 7 · 键"),
+            (ServiceKind::Etcd, Some((k, v))) => format!("etcd 3.4 · {k} {v}"),
+            (ServiceKind::Etcd, None) => "etcd 3.4".into(),
+            (ServiceKind::Sql, _) => self.say("PostgreSQL 15 · lock table", "PostgreSQL 15 · 锁表"),
+        };
+        let big = g.ty.big;
+        let t = self.label(
+            "svc:title".into(),
+            s.x + 12.0,
+            s.y + big as f32 + 5.0,
+            big,
+            Anchor::Start,
+            &title,
+            s.w - 24.0,
+            "ls-service__title",
+        );
+        t.fill = Some(INK);
+        t.attrs.push(("font-weight", "600".into()));
+        self.headers();
+        for r in &f.tree {
+            let first = self.items.len();
+            self.entry(r);
+            self.tag(first, "entry", &r.id);
+        }
+        for gh in &f.ghosts {
+            self.ghost(gh);
+        }
+    }
+
+    pub(super) fn indent(&self, depth: usize) -> f32 {
+        (depth.saturating_sub(1) as f32 * 16.0).min(self.g.service.w * 0.2)
+    }
+
+    /// The box of one row, and the x where its text starts.
+    pub(super) fn row_box(&self, row: usize, depth: usize) -> (f32, f32, f32, f32) {
+        let g = self.g;
+        let x = g.service.x + 8.0 + self.indent(depth);
+        let h = (g.row_h - 4.0).max(2.0);
+        (x, g.row(row) - h / 2.0, g.service.right() - 8.0 - x, h)
+    }
+
+    fn entry(&mut self, r: &EntryRow) {
+        let g = self.g;
+        let (x, y, w, h) = self.row_box(r.row, r.depth);
+        let k = format!("e:{}", r.id);
+        let life = r.lifetime();
+        let mut rect = Item::new(
+            k.clone(),
+            Shape::Rect {
+                x,
+                y,
+                w,
+                h,
+                rx: 4.0,
+            },
+            "ls-entry",
+        )
+        .fill(r.owner.map_or("#ffffff", palette::client_colour))
+        .stroke(if r.orphan { VIOLATION } else { "#8a93a3" })
+        .attr("stroke-width", if r.orphan { "2.5" } else { "1.2" })
+        .data("entry", r.id.clone());
+        if r.owner.is_some() {
+            rect = rect.attr("fill-opacity", "0.2");
+        }
+        if matches!(life, Lifetime::Session | Lifetime::Expiring(_)) {
+            rect = rect.attr("stroke-dasharray", "5 3");
+        }
+        self.push(rect.title(self.tip(r)));
+        if let Some(o) = r.owner {
+            self.push(
+                Item::new(
+                    format!("{k}:stripe"),
+                    Shape::Rect {
+                        x,
+                        y,
+                        w: 5.0,
+                        h,
+                        rx: 2.0,
+                    },
+                    "ls-entry__stripe",
+                )
+                .fill(palette::client_colour(o)),
+            );
+        }
+        if !g.row_text() {
+            return;
+        }
+        let size = g.row_size();
+        let cy = y + h / 2.0;
+        let chips = h >= g.ty.small as f32 + 6.0;
+        let left = if chips {
+            self.chips(r, x + w - 6.0, cy)
+        } else {
+            x + w - 6.0
+        };
+        self.name(r, x + 10.0, cy + size as f32 * 0.36, size, left - x - 16.0);
+    }
+
+    /// The name: a protection prefix muted and shortened as needed, the sequence bold.
+    fn name(&mut self, r: &EntryRow, x: f32, y: f32, size: u16, max: f32) {
+        let (stem, seq) = r.split_name();
+        let full = Type::width(&r.name, size, true) <= max;
+        let stem = if full {
+            stem.to_string()
+        } else {
+            crate::narrate::short_name(stem)
+        };
+        let stem = fit_mid(
+            &stem,
+            size,
+            true,
+            (max - Type::width(seq, size, true)).max(size as f32 * 2.0),
+        );
+        let parts = vec![(stem, false), (seq.to_string(), true)];
+        let t = self.text(
+            format!("e:{}:name", r.id),
+            x,
+            y,
+            size,
+            Anchor::Start,
+            parts,
+            true,
+            "ls-entry__name",
+        );
+        t.fill = Some(INK);
+        if r.protected() {
+            t.data.push(("evidence", "protected".into()));
+        }
+    }
+
+    /// Chips right-aligned from `right`, most important first; returns where they end.
+    fn chips(&mut self, r: &EntryRow, right: f32, cy: f32) -> f32 {
+        let size = self.g.ty.small;
+        let k = format!("e:{}", r.id);
+        let room = (right - self.g.service.x) * 0.55;
+        let start = right;
+        let mut x = right;
+        let mut add = |b: &mut Self,
+                       key: &str,
+                       word: String,
+                       fill: &'static str,
+                       ink: &'static str,
+                       evidence: Option<&str>| {
+            if start - x + Type::width(&word, size, false) + 14.0 > room {
+                return;
+            }
+            x = b.chip(
+                &format!("{k}:{key}"),
+                x,
+                cy,
+                size,
+                &word,
+                fill,
+                ink,
+                evidence,
+            ) - 4.0;
+        };
+        if let Some(o) = r.owner {
+            add(
+                self,
+                "owner",
+                format!("C{}", o + 1),
+                palette::client_colour(o),
+                palette::client_text(o),
+                None,
+            );
+        }
+        if let Some(m) = r.mode() {
+            let (fill, ink) = if m == "WRITE" {
+                (INK, "#ffffff")
+            } else {
+                ("#ffffff", INK)
+            };
+            add(self, "mode", m.to_string(), fill, ink, Some("read-write"));
+        }
+        if r.orphan {
+            add(
+                self,
+                "orphan",
+                self.say("orphan", "孤儿节点"),
+                VIOLATION,
+                "#ffffff",
+                Some("orphan"),
+            );
+        }
+        if let Some((holder, waiting)) = r.entry.row_lock() {
+            let mut w = self.say(
+                format!("row lock C{}", holder + 1),
+                format!("行锁 C{}", holder + 1),
+            );
+            if !waiting.is_empty() {
+                let names: Vec<String> = waiting.iter().map(|c| format!("C{}", c + 1)).collect();
+                w = self.say(
+                    format!("{w} · waiting {}", names.join(" ")),
+                    format!("{w} · 等待 {}", names.join(" ")),
+                );
+            }
+            add(
+                self,
+                "rowlock",
+                w,
+                "#fff4d6",
+                INK,
+                Some(if waiting.is_empty() {
+                    "row-lock"
+                } else {
+                    "row-lock row-waiters"
+                }),
+            );
+        }
+        match r.lifetime() {
+            Lifetime::Expiring(Some(ms)) => {
+                let w = self.ttl(ms);
+                add(self, "ttl", w, "#e8f0fe", INK, Some("ttl"))
+            }
+            Lifetime::Persistent
+                if r.owner.is_some() && self.f.service != ServiceKind::ZooKeeper =>
+            {
+                add(
+                    self,
+                    "ttl",
+                    self.say("no TTL (-1)", "无过期 (-1)"),
+                    VIOLATION,
+                    "#ffffff",
+                    Some("ttl-none"),
+                )
+            }
+            Lifetime::Container => add(
+                self,
+                "life",
+                self.say("container", "容器"),
+                "#ffffff",
+                MUTED,
+                None,
+            ),
+            _ => {}
+        }
+        if let Some((k2, v)) = r.entry.stamp() {
+            add(self, "stamp", format!("{k2} {v}"), "#ffffff", MUTED, None);
+        }
+        x
+    }
+
+    fn tip(&self, r: &EntryRow) -> String {
+        let fields: Vec<String> = r
+            .fields()
+            .into_iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        format!("{}\n{}", r.id, fields.join(" · "))
+    }
+}

@@ -1,0 +1,395 @@
+//! Wires, messages and watches. Each client's wire runs to the service (cut in two with a mark
+//! while partitioned); a message is a dot on its wire at its place between its send and
+//! delivery ticks — a request filled, a reply hollow, a watch event a diamond, a heartbeat a
+//! small ring — and a lost one is crossed out. A watch is a curve from its entry's row to its
+//! watcher (dashed on the entry, dotted on its children, red on a node that does not exist);
+//! the watches the last change fired are drawn solid, and during the step that fires them a
+//! pulse runs from the entry to each watcher.
+
+use super::Builder;
+use crate::view::frame::MessageDot;
+use crate::view::palette::{self, MUTED, VIOLATION};
+use crate::view::plan::GHOST_STEPS;
+use crate::view::scene::{Anchor, Enter, Item, Shape};
+
+const WIRE: &str = "#c5cad3";
+
+impl Builder<'_> {
+    pub fn wires(&mut self) {
+        for c in &self.f.clients {
+            let ((x0, y), (x1, _)) = self.g.wire(c.id);
+            let k = format!("wire{}", c.id);
+            if !c.partitioned {
+                self.push(
+                    Item::new(
+                        k,
+                        Shape::Line {
+                            x1: x0,
+                            y1: y,
+                            x2: x1,
+                            y2: y,
+                        },
+                        "ls-wire",
+                    )
+                    .stroke(WIRE)
+                    .attr("stroke-width", "2")
+                    .data("client", c.id.to_string()),
+                );
+                continue;
+            }
+            let mid = (x0 + x1) / 2.0;
+            let gap = 8.0;
+            for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
+                self.push(
+                    Item::new(
+                        format!("{k}:{i}"),
+                        Shape::Line {
+                            x1: a,
+                            y1: y,
+                            x2: b,
+                            y2: y,
+                        },
+                        "ls-wire ls-wire--cut",
+                    )
+                    .stroke(VIOLATION)
+                    .attr("stroke-width", "2")
+                    .attr("stroke-dasharray", "5 4"),
+                );
+            }
+            let s = (self.g.lane_h * 0.3).clamp(4.0, 9.0);
+            for (i, dx) in [-gap, gap].into_iter().enumerate() {
+                self.push(
+                    Item::new(
+                        format!("{k}:slash{i}"),
+                        Shape::Line {
+                            x1: mid + dx - s / 2.0,
+                            y1: y + s,
+                            x2: mid + dx + s / 2.0,
+                            y2: y - s,
+                        },
+                        "ls-wire__cut",
+                    )
+                    .stroke(VIOLATION)
+                    .attr("stroke-width", "2.5")
+                    .data("evidence", "wire-cut"),
+                );
+            }
+            if self.g.lane_h >= (self.g.ty.small as f32) * 2.4 {
+                let word = self.say("cut", "断开");
+                let t = self.text(
+                    format!("{k}:word"),
+                    mid,
+                    y - s - 3.0,
+                    self.g.ty.small,
+                    Anchor::Middle,
+                    vec![(word, true)],
+                    false,
+                    "ls-wire__word",
+                );
+                t.fill = Some(VIOLATION);
+                t.data.push(("evidence", "wire-cut".into()));
+            }
+        }
+        self.armed_drops();
+    }
+
+    /// A cross at the service end of a wire whose next reply will be lost.
+    fn armed_drops(&mut self) {
+        for c in self.f.clients.iter().filter(|c| c.drop_armed) {
+            let (_, (x1, y)) = self.g.wire(c.id);
+            let small = self.g.ty.small;
+            let label = self.say("next reply lost ×", "下一个应答将丢失 ×");
+            let room = (x1 - self.g.clients.right() - 6.0).max(20.0);
+            let t = self.label(
+                format!("drop{}", c.id),
+                x1 - 4.0,
+                y + small as f32 + 6.0,
+                small,
+                Anchor::End,
+                &label,
+                room,
+                "ls-wire__drop",
+            );
+            t.fill = Some(VIOLATION);
+            t.data.push(("evidence", "reply-lost".into()));
+        }
+    }
+
+    /// Where a message is: on its client's wire, or on the way to the resource.
+    fn dot_at(&self, m: &MessageDot) -> Option<(f32, f32)> {
+        let c = m.client?;
+        let p = if m.inbound {
+            1.0 - m.progress
+        } else {
+            m.progress
+        };
+        Some(if m.to_resource {
+            self.g.to_resource(c, p)
+        } else {
+            self.g.on_wire(c, p)
+        })
+    }
+
+    /// Where each message's label goes on a shared wire: above it, below it when another label
+    /// is already above at that place, or nowhere.
+    fn label_places(&self, msgs: &[&MessageDot]) -> Vec<Option<bool>> {
+        let mut taken: Vec<(usize, f32, f32, bool)> = Vec::new();
+        msgs.iter()
+            .map(|m| {
+                let (c, (x, _)) = (m.client?, self.dot_at(m)?);
+                if m.heartbeat || m.to_resource || m.lost {
+                    return None;
+                }
+                let half =
+                    crate::view::geometry::Type::width(&m.op, self.g.ty.small, true) / 2.0 + 4.0;
+                let free = |above: bool| {
+                    !taken.iter().any(|(tc, a, b, ab)| {
+                        *tc == c && *ab == above && x + half > *a && x - half < *b
+                    })
+                };
+                let place = [true, false].into_iter().find(|a| free(*a))?;
+                taken.push((c, x - half, x + half, place));
+                Some(place)
+            })
+            .collect()
+    }
+
+    fn dot(&mut self, m: &MessageDot, transient: bool, above: Option<bool>) {
+        let Some((x, y)) = self.dot_at(m) else { return };
+        let c = m.client.unwrap_or(0);
+        let colour = palette::client_colour(c);
+        let r = (self.g.lane_h * 0.1).clamp(3.0, 6.5);
+        let k = format!("m{}", m.id);
+        let event = m.event;
+        let shape = if event {
+            let d = r * 1.35;
+            Shape::Poly(vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)])
+        } else {
+            Shape::Circle {
+                cx: x,
+                cy: y,
+                r: if m.heartbeat { r * 0.55 } else { r },
+            }
+        };
+        let (fill, stroke) = match (m.heartbeat, m.inbound, event) {
+            (true, _, _) => ("#ffffff", colour),
+            (_, _, true) => (colour, "#1d2330"),
+            (_, true, _) => ("#ffffff", colour),
+            _ => (colour, "#ffffff"),
+        };
+        let mut dot = Item::new(
+            k.clone(),
+            shape,
+            if m.heartbeat {
+                "ls-msg ls-msg--ping"
+            } else {
+                "ls-msg"
+            },
+        )
+        .fill(fill)
+        .stroke(stroke)
+        .attr(
+            "stroke-width",
+            if m.inbound || m.heartbeat {
+                "2.5"
+            } else {
+                "1.5"
+            },
+        )
+        .data("msg", m.id.to_string())
+        .title(m.label.clone());
+        if m.lost {
+            dot = dot.data("evidence", "reply-lost");
+        }
+        if transient {
+            dot = dot.transient();
+        }
+        self.push(dot);
+        let room = self.g.lane_h >= self.g.ty.small as f32 * 2.3;
+        if m.lost {
+            let t = self.text(
+                format!("{k}:x"),
+                x,
+                y - r - 3.0,
+                self.g.ty.big,
+                Anchor::Middle,
+                vec![("×".into(), true)],
+                false,
+                "ls-msg__lost",
+            );
+            t.fill = Some(VIOLATION);
+            t.data.push(("evidence", "reply-lost".into()));
+            t.transient = transient;
+        } else if let (true, Some(up)) = (room, above) {
+            let half = crate::view::geometry::Type::width(&m.op, self.g.ty.small, true) / 2.0;
+            let tx = x.clamp(
+                self.g.clients.right() + half + 2.0,
+                (self.g.service.x - half - 2.0).max(self.g.clients.right() + half + 2.0),
+            );
+            let ty = if up {
+                y - r - 4.0
+            } else {
+                y + r + self.g.ty.small as f32 + 2.0
+            };
+            let t = self.text(
+                format!("{k}:t"),
+                tx,
+                ty,
+                self.g.ty.small,
+                Anchor::Middle,
+                vec![(m.op.clone(), false)],
+                true,
+                "ls-msg__op",
+            );
+            t.fill = Some(MUTED);
+            t.transient = transient;
+        }
+    }
+
+    pub fn messages(&mut self) {
+        let f = self.f;
+        let all: Vec<&MessageDot> = f.messages.iter().chain(f.arrived.iter()).collect();
+        // The way to the resource, drawn while something travels it.
+        let mut paths: Vec<usize> = all
+            .iter()
+            .filter(|m| m.to_resource)
+            .filter_map(|m| m.client)
+            .collect();
+        paths.sort();
+        paths.dedup();
+        for c in paths {
+            let ((x1, y1), (x2, y2)) = self.g.resource_path(c);
+            self.push(
+                Item::new(
+                    format!("rp{c}"),
+                    Shape::Line { x1, y1, x2, y2 },
+                    "ls-wire ls-wire--res",
+                )
+                .stroke(WIRE)
+                .attr("stroke-width", "1.5")
+                .attr("stroke-dasharray", "4 4"),
+            );
+        }
+        let places = self.label_places(&all);
+        for (i, m) in all.into_iter().enumerate() {
+            // The message this step delivered is at its end: drawn only while the step animates.
+            let arrived = i >= f.messages.len();
+            self.dot(m, arrived, places[i]);
+        }
+    }
+
+    /// The y of an entry, ghost or missing node by path.
+    fn row_y(&self, path: &str) -> Option<(f32, usize)> {
+        let f = self.f;
+        f.tree
+            .iter()
+            .find(|r| r.id == path)
+            .map(|r| (r.row, r.depth))
+            .or_else(|| {
+                f.ghosts
+                    .iter()
+                    .find(|g| g.id == path)
+                    .map(|g| (g.row, g.depth))
+            })
+            .or_else(|| {
+                f.headers
+                    .iter()
+                    .find(|(_, p)| p == path)
+                    .map(|(row, _)| (*row, 0))
+            })
+            .map(|(row, depth)| (self.g.row(row), depth))
+    }
+
+    pub fn watches(&mut self) {
+        let f = self.f;
+        let recent = f.firing.as_ref().filter(|x| f.step < x.step + GHOST_STEPS);
+        for w in &f.watches {
+            let Some((ry, _)) = self.row_y(&w.path) else {
+                continue;
+            };
+            let evidence = if w.on_missing {
+                "watches watch-missing"
+            } else {
+                "watches"
+            };
+            let dash = if w.child { "2 4" } else { "7 4" };
+            let colour = if w.on_missing {
+                VIOLATION
+            } else {
+                palette::client_colour(w.client)
+            };
+            let curve = self.curve(w.client, ry);
+            self.push(
+                Item::new(
+                    format!("w{}:{}:{}", w.client, w.path, w.child),
+                    curve,
+                    "ls-watch",
+                )
+                .stroke(colour)
+                .attr("stroke-width", "2")
+                .attr("stroke-dasharray", dash)
+                .fill("none")
+                .data("evidence", evidence)
+                .data("client", w.client.to_string()),
+            );
+        }
+        if let Some(x) = recent {
+            if let Some((ry, _)) = self.row_y(&x.path) {
+                for c in &x.watchers {
+                    let curve = self.curve(*c, ry);
+                    self.push(
+                        Item::new(
+                            format!("fired{}:{}", x.step, c),
+                            curve,
+                            "ls-watch ls-watch--fired",
+                        )
+                        .stroke(palette::client_colour(*c))
+                        .attr("stroke-width", "3.5")
+                        .fill("none")
+                        .data("evidence", "firing"),
+                    );
+                }
+            }
+        }
+        self.pulses();
+    }
+
+    /// A watch's curve from the service's edge at `ry` to the watcher's card.
+    fn curve(&self, client: usize, ry: f32) -> Shape {
+        let (x1, y1) = (self.g.service.x + 2.0, ry);
+        let (x2, y2) = (
+            self.g.clients.right() + 3.0,
+            self.g.lane(client) + (self.g.lane_h / 5.0).min(10.0),
+        );
+        Shape::Curve {
+            x1,
+            y1,
+            qx: x2 + (x1 - x2) * 0.75,
+            qy: (y1 + y2 * 2.0) / 3.0,
+            x2,
+            y2,
+        }
+    }
+
+    /// During the step that fires watches: a pulse from the entry to each watcher's wire.
+    fn pulses(&mut self) {
+        let f = self.f;
+        for (i, (c, path)) in f.fired_now.iter().enumerate() {
+            let Some((ry, _)) = self.row_y(path) else {
+                continue;
+            };
+            let (_, (x1, y)) = self.g.wire(*c);
+            let r = (self.g.lane_h * 0.12).clamp(4.0, 8.0);
+            let pulse = Item::new(
+                format!("pulse{}:{i}", f.step),
+                Shape::Circle { cx: x1, cy: y, r },
+                "ls-pulse",
+            )
+            .fill(palette::client_colour(*c))
+            .stroke("#1d2330")
+            .enter(Enter::From(self.g.service.x + 6.0, ry))
+            .transient();
+            self.push(pulse);
+        }
+    }
+}
