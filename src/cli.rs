@@ -20,18 +20,7 @@ pub fn main(args: &[String]) -> i32 {
         Some("replay") => replay(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
-        Some("matrix") => {
-            let rows = lockstep::sim::matrix::matrix();
-            if args.iter().any(|a| a == "--json") {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&rows).unwrap_or_default()
-                );
-            } else {
-                print!("{}", lockstep::sim::matrix::render(&rows));
-            }
-            Ok(())
-        }
+        Some("matrix") => matrix(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(())
@@ -47,6 +36,20 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
+fn matrix(args: &[String]) -> Result<(), String> {
+    let f = Flags::parse(args, &[], &["--json"])?;
+    let rows = lockstep::sim::matrix::matrix();
+    if f.has("--json") {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_default()
+        );
+    } else {
+        print!("{}", lockstep::sim::matrix::render(&rows));
+    }
+    Ok(())
+}
+
 fn replay(args: &[String]) -> Result<(), String> {
     let [path] = args else {
         return Err("replay: expected exactly one SCRIPT.json argument".into());
@@ -58,16 +61,57 @@ fn replay(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `--flag value` pairs and bare `--switch`es.
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
+/// The most steps `run --steps` computes (each keeps a record in memory).
+const MAX_STEPS: u64 = 1_000_000;
+
+/// A command's flags: `--flag value` pairs and bare `--switch`es, each known to the command;
+/// anything else (an unknown flag, a flag without its value, a stray word) is refused.
+struct Flags<'a> {
+    values: Vec<(&'a str, &'a str)>,
+    switches: Vec<&'a str>,
 }
 
-fn lang(args: &[String]) -> Result<Lang, String> {
-    flag(args, "--lang").map_or(Ok(Lang::En), |l| {
+impl<'a> Flags<'a> {
+    fn parse(args: &'a [String], valued: &[&str], switches: &[&str]) -> Result<Flags<'a>, String> {
+        let mut f = Flags {
+            values: Vec::new(),
+            switches: Vec::new(),
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let a = a.as_str();
+            if valued.contains(&a) {
+                let v = it.next().filter(|v| !v.starts_with("--"));
+                let v = v.ok_or_else(|| format!("{a} needs a value"))?;
+                f.values.push((a, v.as_str()));
+            } else if switches.contains(&a) {
+                f.switches.push(a);
+            } else {
+                let known: Vec<&str> = valued.iter().chain(switches).copied().collect();
+                return Err(format!(
+                    "unknown argument {a:?} (this command takes {})",
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(f)
+    }
+
+    fn get(&self, name: &str) -> Option<&'a str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| *v)
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.switches.contains(&name)
+    }
+}
+
+fn lang(f: &Flags) -> Result<Lang, String> {
+    f.get("--lang").map_or(Ok(Lang::En), |l| {
         Lang::parse(l).ok_or(format!("--lang: expected en or zh, got {l:?}"))
     })
 }
@@ -86,22 +130,31 @@ fn load_scenario(name: &str) -> Result<Scenario, String> {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let name = flag(args, "--scenario").ok_or("run: --scenario NAME is required")?;
+    let f = Flags::parse(
+        args,
+        &["--scenario", "--seed", "--steps", "--lang"],
+        &["--json"],
+    )?;
+    let name = f
+        .get("--scenario")
+        .ok_or("run: --scenario NAME is required")?;
     let mut sc = load_scenario(name)?;
-    if let Some(seed) = flag(args, "--seed") {
+    if let Some(seed) = f.get("--seed") {
         sc.seed = seed
             .parse()
             .map_err(|_| format!("--seed: expected a non-negative integer, got {seed:?}"))?;
     }
-    let steps: u64 = flag(args, "--steps").map_or(Ok(500), |s| {
+    let steps: u64 = f.get("--steps").map_or(Ok(500), |s| {
         s.parse()
-            .map_err(|_| format!("--steps: expected a number, got {s:?}"))
+            .ok()
+            .filter(|n| *n <= MAX_STEPS)
+            .ok_or_else(|| format!("--steps: expected a number up to {MAX_STEPS}, got {s:?}"))
     })?;
-    let lang = lang(args)?;
+    let lang = lang(&f)?;
     let mut sim = Simulation::new(sc);
     sim.run_steps(steps);
     let mut out = std::io::stdout().lock();
-    if args.iter().any(|a| a == "--json") {
+    if f.has("--json") {
         let _ = writeln!(
             out,
             "{}",
@@ -125,7 +178,7 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn scenarios(args: &[String]) -> Result<(), String> {
-    let lang = lang(args)?;
+    let lang = lang(&Flags::parse(args, &["--lang"], &[])?)?;
     let mut out = std::io::stdout().lock();
     for p in presets::all() {
         let _ = writeln!(

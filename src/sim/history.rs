@@ -39,6 +39,11 @@ impl Run {
                     }
                     cmd.client()
                 }
+                Action::Scripted(i) if *i >= self.scenario.faults.len() => {
+                    return Err(format!(
+                        "forced action at step {step}: scripted command {i} does not exist"
+                    ))
+                }
                 _ => None,
             };
             if client.is_some_and(|c| c >= n) || *step == 0 || *step > 10_000_000 {
@@ -66,14 +71,8 @@ impl Run {
 
     /// Sorts and de-duplicates steps (the last action given for a step wins).
     pub fn normalise(&mut self) {
-        // A stable insertion sort: forced lists are short and nearly always sorted already.
-        for i in 1..self.forced.len() {
-            let mut j = i;
-            while j > 0 && self.forced[j - 1].0 > self.forced[j].0 {
-                self.forced.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Stable, so of two actions forced at one step the later one wins below.
+        self.forced.sort_by_key(|(k, _)| *k);
         let mut out: Vec<(u64, Action)> = Vec::with_capacity(self.forced.len());
         for (k, a) in self.forced.drain(..) {
             match out.last_mut() {

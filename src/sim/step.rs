@@ -79,7 +79,7 @@ impl World {
             Action::Timer(..) => (Narration::new(Key::ServiceTick, None), None),
             Action::ServiceTimer => (self.service_tick(&mut fired), None),
             Action::Scripted(i) => {
-                self.next_script = self.next_script.max(i + 1);
+                self.next_script = self.next_script.max(i.saturating_add(1));
                 let cmd = self.script.get(*i).map(|t| t.command.clone());
                 (
                     cmd.map(|c| self.command(&c, &mut fired))

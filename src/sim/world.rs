@@ -102,14 +102,8 @@ impl World {
             created_now: Vec::new(),
             stall_until: 0,
         };
-        // Stable by time (commands at the same tick keep their order); scripts are short.
-        for i in 1..w.script.len() {
-            let mut j = i;
-            while j > 0 && w.script[j - 1].at > w.script[j].at {
-                w.script.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Stable by time: commands at the same tick keep their order.
+        w.script.sort_by_key(|f| f.at);
         w.boot();
         w
     }

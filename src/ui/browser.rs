@@ -192,3 +192,16 @@ pub fn mark_started() {
         boot.remove();
     }
 }
+
+/// A value from localStorage; None where the page may not use it (a sandboxed embed throws).
+pub fn stored(key: &str) -> Option<String> {
+    let s = window()?.local_storage().ok()??;
+    s.get_item(key).ok().flatten()
+}
+
+/// Stores a value in localStorage where the page may (ignored where it may not).
+pub fn store(key: &str, value: &str) {
+    if let Some(Ok(Some(s))) = window().map(|w| w.local_storage()) {
+        let _ = s.set_item(key, value);
+    }
+}

@@ -14,7 +14,7 @@ use crate::view::url::UI_MAX_CLIENTS;
 pub fn PresetSelect() -> impl IntoView {
     let app = expect_context::<App>();
     view! {
-        <select id="ls-preset" class="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| app.load_preset(&event_target_value(&ev))>
+        <select id="ls-preset" class="ls-preset" aria-label=tr(app, "ui.scenario") on:change=move |ev| { app.learn.set(None); app.questions.set(Vec::new()); app.load_preset(&event_target_value(&ev)) }>
             {presets::all().map(|p| view! {
                 <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
             }).collect_view()}

@@ -5,6 +5,7 @@
 
 mod browser;
 mod controls;
+mod course;
 mod dialogs;
 // The full bundle's extra panels, compiled out of the lean first page (its budget).
 #[cfg(feature = "services")]
@@ -12,6 +13,7 @@ items! {
     mod compare;
     mod matrix;
 }
+mod learn;
 mod panels;
 mod playback;
 mod popover;
@@ -102,6 +104,7 @@ fn FullLayout() -> impl IntoView {
         <header class="ls-top">
             <h1 class="ls-title">"Lockstep"</h1>
             <controls::PresetSelect/>
+            <course::LearnButton/>
             <Tabs/>
             <dialogs::Tools/>
         </header>
@@ -111,6 +114,7 @@ fn FullLayout() -> impl IntoView {
             <section class="ls-stagecol" aria-label=tr(app, "ui.stage")>
                 <stage::Stage/>
                 <transport::Caption/>
+                <course::LearnBox/>
                 <transport::Transport/>
             </section>
             <Drawer/>
@@ -119,7 +123,8 @@ fn FullLayout() -> impl IntoView {
     }
 }
 
-const TABS: [(Tab, &str, &str); 5] = [
+const TABS: [(Tab, &str, &str); 6] = [
+    (Tab::Course, "tab.course", "course"),
     (Tab::Lesson, "tab.lesson", "lesson"),
     (Tab::Settings, "tab.settings", "settings"),
     (Tab::Log, "panel.log", "log"),
@@ -150,6 +155,7 @@ fn Drawer() -> impl IntoView {
         app.tab.get().map(|tab| {
             let key = TABS.iter().find(|t| t.0 == tab).map_or("tab.lesson", |t| t.1);
             let body = match tab {
+                Tab::Course => view! { <course::CourseTab/> }.into_any(),
                 Tab::Lesson => view! { <controls::Lesson/> }.into_any(),
                 Tab::Settings => view! { <controls::Settings/> }.into_any(),
                 Tab::Log => view! { <panels::StepLog/> }.into_any(),
@@ -184,6 +190,7 @@ fn EmbedLayout() -> impl IntoView {
         <main class="ls-embed">
             <stage::Stage/>
             <transport::Caption/>
+            <course::LearnBox/>
             <transport::Transport/>
             <a class="ls-embed__open" href=full target="_blank" rel="noopener">{tr(app, "ui.open_full")}</a>
         </main>

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::state::{kinds, App, AHEAD, QUIET, SKIP_LIMIT, SPEEDS};
+use super::state::{App, AHEAD, QUIET, SKIP_LIMIT, SPEEDS};
 use crate::sim::moments;
 use crate::sim::Command;
 use crate::view::plan::Plan;
@@ -12,12 +12,13 @@ use crate::view::plan::Plan;
 impl App {
     /// Re-plans rows and key frames after the history changed.
     pub(super) fn replan(&self) {
-        let preset = self.preset.get_untracked();
+        let kinds = self.kinds_now();
         let (plan, found) = self
             .sim
-            .with_untracked(|s| (Plan::new(s), moments::find(s, kinds(&preset))));
+            .with_untracked(|s| (Plan::new(s), moments::find(s, &kinds)));
         self.plan.set(plan);
         self.moments.set(found);
+        self.requestion();
     }
 
     /// How long a transition over `ticks` of simulated time takes at the chosen speed.
@@ -29,6 +30,11 @@ impl App {
     /// One step forward — past heartbeats unless they are shown — animated over the simulated
     /// time it covers. False at the end.
     pub fn step(&self) -> bool {
+        if self.waiting_for_answer() {
+            self.playing.set(false);
+            self.nudge.update(|n| *n += 1);
+            return false;
+        }
         if self.cmp.with_untracked(|c| c.is_some()) {
             // Compare columns jump (each draws a still); playback waits a beat per step.
             let speed = SPEEDS[self.speed.get_untracked().min(SPEEDS.len() - 1)].1 as f64 / 100.0;

@@ -5,11 +5,14 @@
 use leptos::prelude::*;
 
 use super::browser;
+use super::learn::{stored_progress, HuntView};
 use crate::recipes::RecipeKind;
+use crate::sim::explore::Explorer;
 use crate::sim::moments::{self, Moment};
 use crate::sim::presets;
 use crate::sim::{Lang, Run, Scenario, Simulation};
 use crate::view::compare::Compare;
+use crate::view::learn::{self, progress::Progress, questions::Question};
 use crate::view::plan::Plan;
 use crate::view::url::{self, UrlState};
 use crate::view::{build, Frame};
@@ -37,6 +40,7 @@ pub(super) const SKIP_LIMIT: u64 = 5000;
 /// What the drawer shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
+    Course,
     Lesson,
     Settings,
     Log,
@@ -79,6 +83,15 @@ pub struct App {
     pub matrix: RwSignal<Option<Vec<crate::sim::matrix::Row>>>,
     pub pause_ticks: RwSignal<u64>,
     sync_pending: StoredValue<bool>,
+    /// Learn mode: the open chapter, its questions, the learner's answers, a bug hunt.
+    pub learn: RwSignal<Option<usize>>,
+    pub questions: RwSignal<Vec<Question>>,
+    pub progress: RwSignal<Progress>,
+    pub hunt: RwSignal<Option<HuntView>>,
+    pub explorer: StoredValue<Option<Explorer>>,
+    pub hunt_generation: StoredValue<u64>,
+    /// Counts the times Step was refused for an unanswered question (the box shakes).
+    pub nudge: RwSignal<u32>,
 }
 
 /// The key-frame kinds for a run: its preset's, or the default set.
@@ -101,7 +114,16 @@ impl App {
         sim.seek_computing(st.at);
         sim.compute_ahead(AHEAD, QUIET);
         let plan = RwSignal::new(Plan::new(&sim));
-        let moments = RwSignal::new(moments::find(&sim, kinds(&st.preset)));
+        let chapter = st.learn.as_deref().and_then(learn::find);
+        let mut ks = chapter.map(|(_, c)| c.kinds()).unwrap_or_default();
+        if ks.is_empty() {
+            ks = kinds(&st.preset).to_vec();
+        }
+        let found = moments::find(&sim, &ks);
+        let qs = chapter.map_or_else(Vec::new, |(_, c)| {
+            learn::questions::questions(c, &sim, &found)
+        });
+        let moments = RwSignal::new(found);
         let draft = RwSignal::new(sim.scenario().clone());
         let cmp =
             (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
@@ -119,7 +141,11 @@ impl App {
             playing: RwSignal::new(false),
             speed: RwSignal::new(1),
             show_pings: RwSignal::new(false),
-            tab: RwSignal::new((wide && !st.embed).then_some(Tab::Lesson)),
+            tab: RwSignal::new((wide && !st.embed).then_some(if chapter.is_some() {
+                Tab::Course
+            } else {
+                Tab::Lesson
+            })),
             pop: RwSignal::new(None),
             anim_ms: StoredValue::new(0.0),
             errors: RwSignal::new(errors),
@@ -133,6 +159,13 @@ impl App {
             matrix: RwSignal::new((FULL && st.matrix).then(crate::sim::matrix::matrix)),
             pause_ticks: RwSignal::new(40),
             sync_pending: StoredValue::new(false),
+            learn: RwSignal::new(chapter.map(|(i, _)| i)),
+            questions: RwSignal::new(qs),
+            progress: RwSignal::new(stored_progress()),
+            hunt: RwSignal::new(None),
+            explorer: StoredValue::new(None),
+            hunt_generation: StoredValue::new(0),
+            nudge: RwSignal::new(0),
         }
     }
 
@@ -156,6 +189,11 @@ impl App {
             embed: self.embed,
             compare,
             matrix,
+            learn: self
+                .learn
+                .get_untracked()
+                .and_then(|i| learn::course().get(i))
+                .map(|c| c.id.to_string()),
         }
     }
 

@@ -146,11 +146,13 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         service: w.service.kind(),
         recipe: sim.scenario().recipe.name(),
         stamp: w.service.stamp(),
-        clients: w
-            .clients
-            .iter()
-            .map(|c| lanes::client_row(w, c, lang))
-            .collect(),
+        clients: {
+            let around = lanes::Around::new(w);
+            w.clients
+                .iter()
+                .map(|c| lanes::client_row(w, &around, c, lang))
+                .collect()
+        },
         tree: entries::rows(w, plan, step, &created),
         ghosts: entries::ghosts(plan, step, &expired_at),
         headers: plan.headers().map(|(r, p)| (r, p.to_string())).collect(),

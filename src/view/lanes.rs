@@ -89,7 +89,43 @@ pub struct ClientRow {
     pub acquisitions: u64,
 }
 
-fn status(w: &World, c: &Client, agrees: bool) -> Status {
+/// What every client's label looks up, gathered once per frame.
+pub struct Around {
+    watches: Vec<crate::services::Watch>,
+    entries: Vec<crate::services::Entry>,
+    /// Client → the client whose row lock it waits for.
+    row_wait: std::collections::BTreeMap<usize, usize>,
+    /// Clients a watch event is on its way to.
+    notified: std::collections::BTreeSet<usize>,
+}
+
+impl Around {
+    pub fn new(w: &World) -> Around {
+        let entries = w.service.entries(w.now);
+        let row_wait = entries
+            .iter()
+            .filter_map(|e| e.row_lock())
+            .flat_map(|(h, waiting)| waiting.into_iter().map(move |c| (c, h)))
+            .collect();
+        let notified = w
+            .net
+            .in_flight()
+            .filter(|e| matches!(&e.payload, Payload::Down(d) if d.is_event()))
+            .filter_map(|e| match e.to {
+                Node::Client(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        Around {
+            watches: w.service.watches(),
+            entries,
+            row_wait,
+            notified,
+        }
+    }
+}
+
+fn status(a: &Around, c: &Client, agrees: bool) -> Status {
     let phase = c.recipe.phase();
     match (c.proc, phase) {
         (Proc::Crashed, _) => Status::Crashed,
@@ -99,44 +135,24 @@ fn status(w: &World, c: &Client, agrees: bool) -> Status {
         (_, Phase::Holding) => Status::BelievesOnly,
         (_, Phase::Idle) if c.app.state == AppState::Done => Status::Done,
         (_, Phase::Watching(p)) => {
-            if w.service
-                .watches()
-                .iter()
-                .any(|x| x.conn == c.id && x.path == p)
-            {
+            if a.watches.iter().any(|x| x.conn == c.id && x.path == p) {
                 Status::Watches(p)
-            } else if event_on_its_way(w, c.id) {
+            } else if a.notified.contains(&c.id) {
                 Status::Notified(p)
             } else {
                 Status::SetsWatch(p)
             }
         }
-        (_, p) => match row_holder(w, c.id) {
-            Some(h) => Status::RowWait(h),
+        (_, p) => match a.row_wait.get(&c.id) {
+            Some(h) => Status::RowWait(*h),
             None => Status::Phase(p),
         },
     }
 }
 
-/// The client whose transaction holds the row lock this client waits for.
-fn row_holder(w: &World, c: usize) -> Option<usize> {
-    w.service.entries(w.now).iter().find_map(|e| {
-        e.row_lock()
-            .filter(|(_, waiting)| waiting.contains(&c))
-            .map(|(h, _)| h)
-    })
-}
-
 /// A path's last component without its random prefix.
 fn tail(p: &str) -> String {
     tail_name(p.rsplit('/').next().unwrap_or(p))
-}
-
-/// A watch event to this client is in flight.
-fn event_on_its_way(w: &World, c: usize) -> bool {
-    w.net
-        .in_flight()
-        .any(|e| e.to == Node::Client(c) && matches!(&e.payload, Payload::Down(d) if d.is_event()))
 }
 
 impl Status {
@@ -195,7 +211,7 @@ fn countdown(w: &World, c: &Client) -> Countdown {
 
 /// For an exclusive holder of a sequential node: a lower node in the same directory, which
 /// means it is not the holder whatever it believes (the queue's head is).
-fn lower_node(w: &World, c: &Client) -> Option<(String, Option<usize>)> {
+fn lower_node(w: &World, a: &Around, c: &Client) -> Option<(String, Option<usize>)> {
     if c.recipe.hold_mode() != HoldMode::Exclusive || matches!(c.recipe, Recipe::Semaphore(_)) {
         return None;
     }
@@ -206,9 +222,8 @@ fn lower_node(w: &World, c: &Client) -> Option<(String, Option<usize>)> {
         return None;
     }
     let my_seq = &name[name.len() - 10..];
-    w.service
-        .entries(w.now)
-        .into_iter()
+    a.entries
+        .iter()
         .filter(|e| {
             e.id()
                 .rsplit_once('/')
@@ -223,15 +238,15 @@ fn lower_node(w: &World, c: &Client) -> Option<(String, Option<usize>)> {
         .next()
 }
 
-pub fn client_row(w: &World, c: &Client, lang: Lang) -> ClientRow {
+pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
     let claim = c.claim();
     let behind = if c.recipe.holding() {
-        lower_node(w, c)
+        lower_node(w, a, c)
     } else {
         None
     };
     let agrees = c.alive() && w.service.holds(w.now, &claim) && behind.is_none();
-    let status = status(w, c, agrees);
+    let status = status(a, c, agrees);
     let proc = match c.proc {
         Proc::Running => ProcMark::Running,
         Proc::Paused { until } => ProcMark::Paused {

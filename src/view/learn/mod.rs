@@ -7,7 +7,9 @@
 //! ([`questions`]), so their answers are always what the following steps show.
 
 pub mod chapters;
+pub mod progress;
 pub mod questions;
+pub mod text;
 #[cfg(test)]
 mod walk;
 
@@ -67,6 +69,29 @@ pub struct Hunt {
     pub allow_close: bool,
 }
 
+impl Hunt {
+    /// The searched scenario: one round each, hold time 1 (the timeless model fixes the rest).
+    pub fn scenario(&self) -> crate::sim::Scenario {
+        crate::sim::Scenario {
+            recipe: self.recipe,
+            clients: self.clients,
+            hold_min: 1,
+            hold_max: 1,
+            rounds: 1,
+            ..crate::sim::Scenario::default()
+        }
+    }
+
+    /// The search bounds (the exhaustive tests' own).
+    pub fn config(&self) -> crate::sim::explore::ExploreConfig {
+        crate::sim::explore::ExploreConfig {
+            max_depth: 200,
+            max_states: 400_000,
+            allow_close: self.allow_close,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Body {
     /// A preset's run, paused at its key frames, with questions.
@@ -115,6 +140,15 @@ impl Chapter {
         k.sort();
         k.dedup();
         k
+    }
+
+    /// Whether only the full bundle can show it (another lock service, the matrix).
+    pub fn needs_full(&self) -> bool {
+        match self.body {
+            Body::Run { preset, .. } => crate::sim::presets::SERVICE_PRESET_IDS.contains(&preset),
+            Body::Matrix => true,
+            Body::Search { .. } => false,
+        }
     }
 
     /// The preset whose run the chapter shows, if any.

@@ -31,6 +31,8 @@ pub struct UrlState {
     pub compare: Vec<RecipeKind>,
     /// The requirements matrix is open.
     pub matrix: bool,
+    /// The course is open at this chapter (its id).
+    pub learn: Option<String>,
 }
 
 impl UrlState {
@@ -38,7 +40,13 @@ impl UrlState {
     pub fn needs_full(&self) -> bool {
         let foreign_preset = presets::find(&self.preset).is_none()
             && presets::SERVICE_PRESET_IDS.contains(&self.preset.as_str());
+        let chapter = self
+            .learn
+            .as_deref()
+            .and_then(crate::view::learn::find)
+            .is_some_and(|(_, c)| c.needs_full());
         foreign_preset
+            || chapter
             || !self.compare.is_empty()
             || self.matrix
             || self.run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper
@@ -63,6 +71,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         embed: false,
         compare: Vec::new(),
         matrix: false,
+        learn: None,
     };
     if query.len() > MAX_QUERY {
         errors.push(format!(
@@ -82,7 +91,8 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.as_str())
     };
-    if let Some(p) = get("preset") {
+    let chapter_preset = get("learn").and_then(|id| learn(&mut st, id, &mut errors));
+    if let Some(p) = get("preset").or(chapter_preset) {
         match presets::find(p) {
             Some(found) => {
                 st.preset = found.id.into();
@@ -149,6 +159,21 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         st.run.scenario.timeouts.retain(|(r, _)| *r < n);
     }
     (st, errors)
+}
+
+/// `learn=CHAPTER` (empty: the first chapter) opens the course; the chapter's preset, unless
+/// the link names one.
+fn learn(st: &mut UrlState, id: &str, errors: &mut Vec<String>) -> Option<&'static str> {
+    use crate::view::learn;
+    let (_, chapter) = learn::find(id).or_else(|| {
+        errors.push(format!(
+            "unknown chapter {}; opening the course at its first chapter",
+            quote(id)
+        ));
+        learn::find("")
+    })?;
+    st.learn = Some(chapter.id.to_string());
+    chapter.preset()
 }
 
 fn overrides<'a>(
@@ -228,15 +253,12 @@ fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
     if list.len() > 10_000 || list.iter().any(|(k, _)| *k == 0 || *k > 1_000_000) {
         return Err("too many commands or a step number out of range".into());
     }
+    // Checked against the scenario once the whole link is read (see `parse`).
     let mut run = Run {
-        scenario: Scenario {
-            clients: super::url::UI_MAX_CLIENTS,
-            ..Scenario::default()
-        },
+        scenario: Scenario::default(),
         forced: list,
     };
     run.normalise();
-    run.validate()?;
     Ok(run.forced)
 }
 
@@ -287,6 +309,9 @@ pub fn to_query(st: &UrlState) -> String {
     if st.matrix {
         q.append_pair("matrix", "1");
     }
+    if let Some(l) = &st.learn {
+        q.append_pair("learn", l);
+    }
     if !st.compare.is_empty() {
         q.append_pair(
             "compare",
@@ -301,87 +326,4 @@ pub fn to_query(st: &UrlState) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sim::Command;
-
-    #[test]
-    fn round_trip_keeps_everything() {
-        let (mut st, errors) = parse(
-            "?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1&compare=curator,redis_lease",
-        );
-        assert!(errors.is_empty(), "{errors:?}");
-        st.run.forced.push((
-            7,
-            Action::Command(Command::Pause {
-                client: 1,
-                ticks: 30,
-            }),
-        ));
-        let (back, errors) = parse(&to_query(&st));
-        assert!(errors.is_empty());
-        assert_eq!(back, st);
-        assert_eq!(back.run.scenario.seed, 9);
-        assert!(
-            back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42
-        );
-        assert_eq!(
-            back.compare,
-            vec![RecipeKind::Curator, RecipeKind::RedisLease]
-        );
-        let (st, errors) = parse("compare=etcd_mutex,zk,sql_insert,sql_lease,naive,curator");
-        assert_eq!(st.compare.len(), 4);
-        assert_eq!(errors.len(), 2, "{errors:?}");
-    }
-
-    #[test]
-    fn a_matrix_probe_or_import_travels_as_custom_without_complaint() {
-        let (mut st, _) = parse("");
-        st.preset = CUSTOM.into();
-        st.run.scenario =
-            crate::sim::matrix::probe(RecipeKind::EtcdMutex, crate::sim::matrix::Probe::Pause);
-        let (back, errors) = parse(&to_query(&st));
-        assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(back.run.scenario, st.run.scenario);
-        assert!(back.needs_full());
-    }
-
-    #[test]
-    fn custom_scenarios_travel_whole() {
-        let (mut st, _) = parse("");
-        st.run.scenario.hold_max = 77;
-        let (back, errors) = parse(&to_query(&st));
-        assert!(errors.is_empty() && back.run.scenario.hold_max == 77);
-    }
-
-    #[test]
-    fn hostile_parameters_give_messages_and_defaults() {
-        let q = "preset=%3Cscript%3Ealert(1)%3C/script%3E&clients=99999999999999999999&seed=-1&at=1e9&lang=xx&cmds=%%%&scenario=AAAA&fencing=maybe&recipe=zk";
-        let (st, errors) = parse(q);
-        assert_eq!(st.preset, DEFAULT_PRESET);
-        assert_eq!(st.run.scenario, preset_scenario(DEFAULT_PRESET));
-        assert!(st.run.forced.is_empty() && st.at == 0 && st.lang.is_none());
-        assert_eq!(errors.len(), 9, "{errors:#?}");
-        assert!(
-            errors[0].contains("<script>alert(1)</script>"),
-            "the bad value is quoted as text"
-        );
-        let (_, errors) = parse(&"a".repeat(70_000));
-        assert_eq!(errors.len(), 1);
-        // A forced timer for a client that does not exist is refused, not run.
-        let cmds = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
-        let (st, errors) = parse(&format!("cmds={cmds}"));
-        assert!(st.run.forced.is_empty() && errors.len() == 1, "{errors:?}");
-        let huge = Scenario {
-            start_spread: u64::MAX,
-            ..Scenario::default()
-        };
-        let (st, errors) = parse(&format!("scenario={}", huge.to_compact()));
-        assert!(
-            errors[0].contains("start_spread")
-                && st.run.scenario == preset_scenario(DEFAULT_PRESET),
-            "{errors:?}"
-        );
-    }
-}
+mod tests;

@@ -1,0 +1,255 @@
+//! Learn mode's commands: open a chapter, answer its question (Step waits for the prediction),
+//! keep the learner's answers (localStorage where the page may use it), and run a chapter's
+//! bug hunt — the exhaustive search in slices between frames, with its progress.
+
+use leptos::prelude::*;
+
+use super::browser;
+use super::state::{App, Tab, FULL};
+use crate::sim::explore::{Explorer, Outcome};
+use crate::sim::moments::Kind;
+use crate::sim::{Run, Scenario};
+use crate::view::learn::progress::{self, Progress};
+use crate::view::learn::questions::{questions, Question};
+use crate::view::learn::{self, Body, Chapter};
+use crate::view::url;
+
+const STORE_KEY: &str = "lockstep.learn";
+/// A slice of the search stops after this many milliseconds, so the page keeps drawing.
+const SLICE_MS: f64 = 12.0;
+
+/// A search the learner started: which hunt, how far it got, and what it found.
+#[derive(Clone, Debug)]
+pub struct HuntView {
+    pub which: usize,
+    pub states: usize,
+    pub ms: f64,
+    pub outcome: Option<Outcome>,
+}
+
+/// The learner's answers as stored last time (empty where the page may not store them).
+pub(super) fn stored_progress() -> Progress {
+    browser::stored(STORE_KEY).map_or_else(Progress::default, |s| Progress::from_text(&s))
+}
+
+impl App {
+    pub fn chapter(&self) -> Option<&'static Chapter> {
+        self.learn.get().and_then(|i| learn::course().get(i))
+    }
+
+    fn chapter_untracked(&self) -> Option<&'static Chapter> {
+        self.learn
+            .get_untracked()
+            .and_then(|i| learn::course().get(i))
+    }
+
+    /// The key-frame kinds of the open chapter's run, or of the preset.
+    pub(super) fn kinds_now(&self) -> Vec<Kind> {
+        let chapter = self.chapter_untracked().map(Chapter::kinds);
+        match chapter {
+            Some(k) if !k.is_empty() => k,
+            _ => super::state::kinds(&self.preset.get_untracked()).to_vec(),
+        }
+    }
+
+    /// Regenerates the open chapter's questions from the run and its key frames.
+    pub(super) fn requestion(&self) {
+        let qs = self.chapter_untracked().map_or_else(Vec::new, |ch| {
+            self.sim
+                .with_untracked(|s| self.moments.with_untracked(|m| questions(ch, s, m)))
+        });
+        self.questions.set(qs);
+    }
+
+    /// The question at the cursor, if any.
+    pub fn question(&self) -> Option<Question> {
+        let step = self.frame.with(|f| f.step);
+        self.questions
+            .with(|qs| progress::current(qs, step).cloned())
+    }
+
+    /// True while the question at the cursor waits for an answer (Step and Play wait too).
+    pub fn waiting_for_answer(&self) -> bool {
+        let Some(ch) = self.chapter_untracked() else {
+            return false;
+        };
+        let step = self.sim.with_untracked(|s| s.cursor());
+        self.questions.with_untracked(|qs| {
+            progress::current(qs, step).is_some_and(|q| {
+                step < q.reveal
+                    && self
+                        .progress
+                        .with_untracked(|p| p.answer(ch.id, q).is_none())
+            })
+        })
+    }
+
+    pub fn choose(&self, q: &Question, i: usize) {
+        let Some(ch) = self.chapter_untracked() else {
+            return;
+        };
+        self.progress.update(|p| {
+            p.choose(ch.id, q, i);
+        });
+        self.save_progress();
+    }
+
+    pub(super) fn save_progress(&self) {
+        self.progress
+            .with_untracked(|p| browser::store(STORE_KEY, &p.to_text()));
+    }
+
+    /// Marks the open chapter finished (its takeaway was reached).
+    pub fn finish_chapter(&self) {
+        let Some(ch) = self.chapter_untracked() else {
+            return;
+        };
+        if !self.progress.with_untracked(|p| p.finished(ch.id)) {
+            self.progress.update(|p| p.finish(ch.id));
+            self.save_progress();
+        }
+    }
+
+    /// Opens chapter `i` of the course: its run from the start, its search, or the matrix.
+    pub fn open_chapter(&self, i: usize) {
+        let Some(ch) = learn::course().get(i) else {
+            return;
+        };
+        self.hunt.set(None);
+        self.hunt_generation.update_value(|g| *g += 1);
+        self.learn.set(Some(i));
+        if !self.embed {
+            self.tab.set(Some(Tab::Course));
+        }
+        if !FULL && ch.needs_full() {
+            let mut st = self.url_state();
+            (st.at, st.run.forced) = (0, Vec::new());
+            st.preset = ch.preset().unwrap_or(url::DEFAULT_PRESET).to_string();
+            st.run.scenario = Scenario::default();
+            browser::go_full(&url::to_query(&st));
+            return;
+        }
+        match ch.body {
+            Body::Run { preset, .. } => self.load_preset(preset),
+            Body::Search { hunts } => {
+                if let Some(h) = hunts.first() {
+                    self.load_run_keeping(Run {
+                        scenario: h.scenario(),
+                        forced: Vec::new(),
+                    });
+                }
+            }
+            Body::Matrix => self.open_matrix(),
+        }
+        self.requestion();
+    }
+
+    /// The requirements matrix (the lean bundle opens it in the full one).
+    pub fn open_matrix(&self) {
+        if FULL {
+            self.matrix.set(Some(crate::sim::matrix::matrix()));
+        } else {
+            self.open_full(false);
+        }
+    }
+
+    pub fn leave_course(&self) {
+        self.learn.set(None);
+        self.hunt_generation.update_value(|g| *g += 1);
+        self.hunt.set(None);
+        self.questions.set(Vec::new());
+        if self.tab.get_untracked() == Some(Tab::Course) {
+            self.tab.set(Some(Tab::Lesson));
+        }
+        self.replan();
+        self.sync_url();
+    }
+
+    /// Loads a run as a custom scenario without leaving the course.
+    fn load_run_keeping(&self, run: Run) {
+        let chapter = self.learn.get_untracked();
+        self.load_run(run);
+        self.learn.set(chapter);
+    }
+
+    /// Starts (or restarts) the open chapter's hunt number `which`.
+    pub fn start_hunt(&self, which: usize) {
+        let Some(Body::Search { hunts }) = self.chapter_untracked().map(|c| c.body) else {
+            return;
+        };
+        let Some(h) = hunts.get(which) else { return };
+        self.hunt_generation.update_value(|g| *g += 1);
+        let mine = self.hunt_generation.get_value();
+        self.load_run_keeping(Run {
+            scenario: h.scenario(),
+            forced: Vec::new(),
+        });
+        self.explorer
+            .set_value(Some(Explorer::new(&h.scenario(), &h.config())));
+        self.hunt.set(Some(HuntView {
+            which,
+            states: 1,
+            ms: 0.0,
+            outcome: None,
+        }));
+        let app = *self;
+        let started = browser::now();
+        request_animation_frame(move || hunt_slice(app, mine, started));
+    }
+
+    pub fn stop_hunt(&self) {
+        self.hunt_generation.update_value(|g| *g += 1);
+        self.explorer.set_value(None);
+        self.hunt.set(None);
+    }
+
+    /// Opens the counterexample the hunt found, at its failing step.
+    pub fn open_counterexample(&self) {
+        let run = self.hunt.with_untracked(|h| {
+            h.as_ref()
+                .and_then(|h| h.outcome.as_ref())
+                .and_then(|o| o.counterexample.as_ref())
+                .map(|(_, run)| run.clone())
+        });
+        if let Some(run) = run {
+            let end = run.forced.len() as u64;
+            self.load_run_keeping(run);
+            self.seek(end);
+        }
+    }
+}
+
+/// One slice of the search, then the next frame's.
+fn hunt_slice(app: App, mine: u64, started: f64) {
+    if app.hunt_generation.get_value() != mine {
+        return;
+    }
+    let t0 = browser::now();
+    let mut done = None;
+    let mut states = 0;
+    app.explorer.update_value(|e| {
+        let Some(e) = e.as_mut() else { return };
+        while done.is_none() && browser::now() - t0 < SLICE_MS {
+            done = e.run(200);
+        }
+        states = e.states();
+    });
+    let ms = browser::now() - started;
+    app.hunt.update(|h| {
+        if let Some(h) = h.as_mut() {
+            (h.states, h.ms) = (states, ms);
+            if let Some(o) = done.take() {
+                h.states = o.states;
+                h.outcome = Some(o);
+            }
+        }
+    });
+    if app
+        .hunt
+        .with_untracked(|h| h.as_ref().is_some_and(|h| h.outcome.is_none()))
+    {
+        request_animation_frame(move || hunt_slice(app, mine, started));
+    } else {
+        app.explorer.set_value(None);
+    }
+}

@@ -1,0 +1,108 @@
+//! Link round trips, the course's links, and hostile parameters.
+
+use super::*;
+use crate::sim::Command;
+
+#[test]
+fn round_trip_keeps_everything() {
+    let (mut st, errors) = parse(
+        "?preset=gc-pause&seed=9&fencing=on&at=42&lang=zh&embed=1&compare=curator,redis_lease",
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    st.run.forced.push((
+        7,
+        Action::Command(Command::Pause {
+            client: 1,
+            ticks: 30,
+        }),
+    ));
+    let (back, errors) = parse(&to_query(&st));
+    assert!(errors.is_empty());
+    assert_eq!(back, st);
+    assert_eq!(back.run.scenario.seed, 9);
+    assert!(
+        back.run.scenario.fencing && back.embed && back.lang == Some(Lang::Zh) && back.at == 42
+    );
+    assert_eq!(
+        back.compare,
+        vec![RecipeKind::Curator, RecipeKind::RedisLease]
+    );
+    let (st, errors) = parse("compare=etcd_mutex,zk,sql_insert,sql_lease,naive,curator");
+    assert_eq!(st.compare.len(), 4);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+}
+
+#[test]
+fn a_matrix_probe_or_import_travels_as_custom_without_complaint() {
+    let (mut st, _) = parse("");
+    st.preset = CUSTOM.into();
+    st.run.scenario =
+        crate::sim::matrix::probe(RecipeKind::EtcdMutex, crate::sim::matrix::Probe::Pause);
+    let (back, errors) = parse(&to_query(&st));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(back.run.scenario, st.run.scenario);
+    assert!(back.needs_full());
+}
+
+#[test]
+fn custom_scenarios_travel_whole() {
+    let (mut st, _) = parse("");
+    st.run.scenario.hold_max = 77;
+    let (back, errors) = parse(&to_query(&st));
+    assert!(errors.is_empty() && back.run.scenario.hold_max == 77);
+}
+
+#[test]
+fn hostile_parameters_give_messages_and_defaults() {
+    let q = "preset=%3Cscript%3Ealert(1)%3C/script%3E&clients=99999999999999999999&seed=-1&at=1e9&lang=xx&cmds=%%%&scenario=AAAA&fencing=maybe&recipe=zk";
+    let (st, errors) = parse(q);
+    assert_eq!(st.preset, DEFAULT_PRESET);
+    assert_eq!(st.run.scenario, preset_scenario(DEFAULT_PRESET));
+    assert!(st.run.forced.is_empty() && st.at == 0 && st.lang.is_none());
+    assert_eq!(errors.len(), 9, "{errors:#?}");
+    assert!(
+        errors[0].contains("<script>alert(1)</script>"),
+        "the bad value is quoted as text"
+    );
+    let (_, errors) = parse(&"a".repeat(70_000));
+    assert_eq!(errors.len(), 1);
+    // A forced timer for a client that does not exist is refused, not run.
+    let cmds =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
+    let (st, errors) = parse(&format!("cmds={cmds}"));
+    assert!(st.run.forced.is_empty() && errors.len() == 1, "{errors:?}");
+    let huge = Scenario {
+        start_spread: u64::MAX,
+        ..Scenario::default()
+    };
+    let (st, errors) = parse(&format!("scenario={}", huge.to_compact()));
+    assert!(
+        errors[0].contains("start_spread") && st.run.scenario == preset_scenario(DEFAULT_PRESET),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_course_link_opens_its_chapter_and_preset() {
+    let (st, errors) = parse("learn=herd&at=12&lang=zh");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        (st.learn.as_deref(), st.preset.as_str(), st.at),
+        (Some("herd"), "herd", 12)
+    );
+    let (back, _) = parse(&to_query(&st));
+    assert_eq!(back, st);
+    let (st, errors) = parse("learn=");
+    assert!(errors.is_empty());
+    assert_eq!(
+        st.learn.as_deref(),
+        crate::view::learn::course().first().map(|c| c.id)
+    );
+    let (st, errors) = parse("learn=%3Cb%3E&embed=1");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(st.embed && st.learn.is_some());
+    let (st, _) = parse("learn=herd&preset=queue");
+    assert_eq!(st.preset, "queue", "a named preset wins");
+    let (st, _) = parse("learn=matrix");
+    assert!(st.needs_full());
+}
