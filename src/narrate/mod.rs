@@ -70,6 +70,8 @@ pub enum Key {
     PongArrives,
     MessageLost,
     ToDeadClient,
+    /// An answer for a connection the client has given up.
+    StaleReply,
     TimerStart,
     TimerWorkDone,
     TimerAcquireTimeout,
@@ -236,7 +238,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 54] = [
+pub const ALL_KEYS: [Key; 55] = [
     Key::CmdCancel,
     Key::TimerSessionLost,
     Key::TimerBackoff,
@@ -271,6 +273,7 @@ pub const ALL_KEYS: [Key; 54] = [
     Key::ResourceAnswer,
     Key::MessageLost,
     Key::ToDeadClient,
+    Key::StaleReply,
     Key::TimerStart,
     Key::TimerWorkDone,
     Key::TimerAcquireTimeout,

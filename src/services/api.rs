@@ -166,6 +166,11 @@ pub trait ClientLib {
     fn close(&mut self, now: Tick, claim: &Claim<'_>) -> Vec<LibOut<Self::Up, Self::Answer>>;
     /// The process died: what its operating system still sends.
     fn crash(&mut self) -> Vec<LibOut<Self::Up, Self::Answer>>;
+    /// A message from the server that answers nothing this library is waiting for on its
+    /// current connection (it was sent on one the client gave up): dropped unread.
+    fn stale(&self, _msg: &Self::Down) -> bool {
+        false
+    }
     /// Nothing more is owed to the application (no request pending or queued).
     fn quiet(&self) -> bool;
     /// Requests sent and not answered (for the stuck monitor).

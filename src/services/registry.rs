@@ -194,6 +194,15 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::crash(l).into_iter().map(|o| o.wrap(Up::$v, Answer::$v)).collect(), )* )* }
             }
 
+            /// Whether a message from the server answers nothing on the current connection.
+            pub fn stale(&self, down: &Down) -> bool {
+                #[allow(unreachable_patterns)]
+                match (self, down) {
+                    $( $( #[$attr] (Lib::$v(l), Down::$v(d)) => ClientLib::stale(l, d), )* )*
+                    _ => false,
+                }
+            }
+
             pub fn quiet(&self) -> bool {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::quiet(l), )* )* }
             }

@@ -184,6 +184,9 @@ impl World {
         if !self.clients[c].alive() {
             return Narration::new(Key::ToDeadClient, Some(c)).a(label);
         }
+        if matches!(&p, Payload::Down(m) if self.clients[c].lib.stale(m)) {
+            return Narration::new(Key::StaleReply, Some(c)).a(label);
+        }
         let phase = self.clients[c].recipe.phase();
         let was_waiting = matches!(
             phase,

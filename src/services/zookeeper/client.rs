@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::wire::{Answer, Call, Down, Up};
 use crate::engine::{ClientWatches, ErrorCode, Output, Request, Response, SessionId, Zxid};
-use crate::services::api::{Claim, ClientLib, ConnState, LibCtx, LibTimer, SessionEvent, Tick};
+use crate::services::api::{LibTimer, SessionEvent, Tick};
 
 /// What the library believes about its session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -26,6 +26,8 @@ pub enum Conn {
 }
 
 type LibOut = crate::services::api::LibOut<Up, Answer>;
+
+mod lib;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ZkClient {
@@ -115,6 +117,18 @@ impl ZkClient {
         queued.into_iter().flat_map(|r| self.send(now, r)).collect()
     }
 
+    /// A reply that answers no pending request: it was sent on a connection the client has
+    /// given up (whose requests already failed with ConnectionLoss). A real client matches
+    /// replies by xid on one connection and never reads the old socket again.
+    pub fn stale(&self, msg: &Down) -> bool {
+        match msg {
+            Down::Output(Output::Reply { xid, .. }) | Down::Reply(_, Output::Reply { xid, .. }) => {
+                self.pending.front().is_none_or(|(x, _)| x != xid)
+            }
+            _ => false,
+        }
+    }
+
     /// A message from the server.
     pub fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
         self.last_heard = now;
@@ -137,7 +151,9 @@ impl ZkClient {
                 ..
             } => self.connected(now, session, timeout_ms, new_session),
             Output::ConnectRejected { .. } => self.expired(now),
-            Output::Reply { zxid, result, .. } => self.reply(zxid, result),
+            Output::Reply {
+                xid, zxid, result, ..
+            } => self.reply(xid, zxid, result),
             Output::Notify { event, .. } => {
                 self.data_watches.remove(&event.path);
                 self.exist_watches.remove(&event.path);
@@ -176,7 +192,11 @@ impl ZkClient {
         out
     }
 
-    fn reply(&mut self, zxid: Zxid, result: Result<Response, ErrorCode>) -> Vec<LibOut> {
+    /// The reply to the oldest pending request (see [`ZkClient::stale`] for any other).
+    fn reply(&mut self, xid: i32, zxid: Zxid, result: Result<Response, ErrorCode>) -> Vec<LibOut> {
+        if self.pending.front().is_none_or(|(x, _)| *x != xid) {
+            return Vec::new();
+        }
         self.last_zxid = self.last_zxid.max(zxid);
         let Some((_, Call { request, .. })) = self.pending.pop_front() else {
             return Vec::new();
@@ -330,59 +350,5 @@ impl ZkClient {
         self.pending.clear();
         self.queued.clear();
         vec![LibOut::Send(Up::Close)]
-    }
-}
-
-impl ClientLib for ZkClient {
-    type Call = Call;
-    type Answer = Answer;
-    type Up = Up;
-    type Down = Down;
-
-    fn start(&mut self, now: Tick) -> Vec<LibOut> {
-        ZkClient::start(self, now)
-    }
-    fn call(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
-        self.send(now, call)
-    }
-    fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
-        ZkClient::receive(self, now, msg)
-    }
-    fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
-        if ctx.timeless {
-            return None;
-        }
-        ZkClient::next_timer(self)
-    }
-    fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
-        ZkClient::fire(self, now, timer)
-    }
-    fn close(&mut self, _: Tick, _: &Claim<'_>) -> Vec<LibOut> {
-        ZkClient::close(self)
-    }
-    /// The session lives on at the server until it times out; nothing is sent.
-    fn crash(&mut self) -> Vec<LibOut> {
-        Vec::new()
-    }
-    fn quiet(&self) -> bool {
-        self.outstanding() == 0
-    }
-    fn unanswered(&self) -> usize {
-        self.outstanding()
-    }
-    fn session(&self) -> Option<u64> {
-        self.session.map(|s| s.0)
-    }
-    fn conn_state(&self) -> ConnState {
-        match self.conn {
-            Conn::Connecting => ConnState::Connecting,
-            Conn::Connected => ConnState::Connected,
-            Conn::Disconnected => ConnState::Disconnected,
-            Conn::Expired => ConnState::Expired,
-            Conn::Closed => ConnState::Closed,
-        }
-    }
-    fn session_timeout(&self) -> Tick {
-        self.timeout
     }
 }

@@ -1,0 +1,114 @@
+//! The ZooKeeper client library behind the one interface every lock service's library has.
+
+use super::{Conn, LibOut, ZkClient};
+use crate::services::api::{Claim, ClientLib, ConnState, LibCtx, LibTimer, Tick};
+use crate::services::zookeeper::wire::{Answer, Call, Down, Up};
+
+impl ClientLib for ZkClient {
+    type Call = Call;
+    type Answer = Answer;
+    type Up = Up;
+    type Down = Down;
+
+    fn start(&mut self, now: Tick) -> Vec<LibOut> {
+        ZkClient::start(self, now)
+    }
+    fn call(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
+        self.send(now, call)
+    }
+    fn stale(&self, msg: &Down) -> bool {
+        ZkClient::stale(self, msg)
+    }
+    fn receive(&mut self, now: Tick, msg: Down) -> Vec<LibOut> {
+        ZkClient::receive(self, now, msg)
+    }
+    fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
+        if ctx.timeless {
+            return None;
+        }
+        ZkClient::next_timer(self)
+    }
+    fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
+        ZkClient::fire(self, now, timer)
+    }
+    fn close(&mut self, _: Tick, _: &Claim<'_>) -> Vec<LibOut> {
+        ZkClient::close(self)
+    }
+    /// The session lives on at the server until it times out; nothing is sent.
+    fn crash(&mut self) -> Vec<LibOut> {
+        Vec::new()
+    }
+    fn quiet(&self) -> bool {
+        self.outstanding() == 0
+    }
+    fn unanswered(&self) -> usize {
+        self.outstanding()
+    }
+    fn session(&self) -> Option<u64> {
+        self.session.map(|s| s.0)
+    }
+    fn conn_state(&self) -> ConnState {
+        match self.conn {
+            Conn::Connecting => ConnState::Connecting,
+            Conn::Connected => ConnState::Connected,
+            Conn::Disconnected => ConnState::Disconnected,
+            Conn::Expired => ConnState::Expired,
+            Conn::Closed => ConnState::Closed,
+        }
+    }
+    fn session_timeout(&self) -> Tick {
+        self.timeout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ErrorCode, Output, Request, SessionId};
+
+    fn reply(xid: i32) -> Down {
+        Down::Output(Output::Reply {
+            session: SessionId(1),
+            xid,
+            zxid: 5,
+            result: Err(ErrorCode::NoNode),
+        })
+    }
+
+    #[test]
+    fn a_reply_from_a_connection_given_up_is_stale_and_the_new_one_is_not() {
+        let mut c = ZkClient::new(30);
+        c.start(0);
+        c.receive(
+            1,
+            Down::Output(Output::Connected {
+                session: SessionId(1),
+                timeout_ms: 30,
+                zxid: 1,
+                new_session: true,
+            }),
+        );
+        let delete = Request::Delete {
+            path: "/locks/x".into(),
+            version: -1,
+        };
+        c.send(2, delete.clone().into());
+        assert!(!c.stale(&reply(1)), "the answer to the pending request");
+        c.disconnect(3);
+        assert!(
+            c.stale(&reply(1)),
+            "its request already failed with ConnectionLoss"
+        );
+        c.receive(
+            4,
+            Down::Output(Output::Connected {
+                session: SessionId(1),
+                timeout_ms: 30,
+                zxid: 1,
+                new_session: false,
+            }),
+        );
+        c.send(5, delete.into());
+        assert!(c.stale(&reply(1)) && !c.stale(&reply(2)));
+    }
+}
