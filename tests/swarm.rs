@@ -190,3 +190,17 @@ fn dump_swarm_scenario() {
     let recipe = RecipeKind::parse(&std::env::var("RECIPE").unwrap_or("curator".into())).unwrap();
     println!("{}", swarm_scenario(recipe, seed).to_json());
 }
+
+/// Found by the swarm: C2 reconnected twice and resent its delete twice; the second NoNode was
+/// taken as the answer to its next create2, and the run wedged on its own orphan. Replies are
+/// matched by xid now; a reply for a connection given up is dropped.
+#[test]
+fn a_reply_on_a_connection_given_up_never_answers_a_newer_request() {
+    let mut sim = Simulation::new(swarm_scenario(RecipeKind::Curator, 132));
+    sim.run_steps(MAX_STEPS);
+    let w = sim.world();
+    assert!(
+        w.clients.iter().all(|c| c.app.state == AppState::Done),
+        "seed=132: wedged"
+    );
+}

@@ -171,6 +171,11 @@ pub trait ClientLib {
     fn stale(&self, _msg: &Self::Down) -> bool {
         false
     }
+    /// The request attempt answers must belong to: a library that gave up on an attempt (and
+    /// sent the request again) ignores what the service says about the old one.
+    fn connection(&self) -> u32 {
+        0
+    }
     /// Nothing more is owed to the application (no request pending or queued).
     fn quiet(&self) -> bool;
     /// Requests sent and not answered (for the stuck monitor).

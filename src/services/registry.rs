@@ -203,6 +203,10 @@ macro_rules! registry {
                 }
             }
 
+            pub fn connection(&self) -> u32 {
+                match self { $( $( #[$attr] Lib::$v(l) => ClientLib::connection(l), )* )* }
+            }
+
             pub fn quiet(&self) -> bool {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::quiet(l), )* )* }
             }

@@ -18,11 +18,13 @@ pub struct ReqLib<R> {
     pub unanswered: VecDeque<(R, Tick)>,
     /// Client read timeout (0: never resend).
     pub read_timeout: Tick,
+    /// Counts the attempts given up: an answer to an earlier attempt is not the answer.
+    pub attempt: u32,
 }
 
 impl<R: Clone + Waits> ReqLib<R> {
     pub fn new(read_timeout: Tick) -> Self {
-        ReqLib { unanswered: VecDeque::new(), read_timeout }
+        ReqLib { unanswered: VecDeque::new(), read_timeout, attempt: 0 }
     }
 
     /// Remembers a request on its way out.
@@ -42,9 +44,12 @@ impl<R: Clone + Waits> ReqLib<R> {
         (!req.waits() && self.read_timeout > 0).then(|| at + self.read_timeout)
     }
 
+    /// Gives up on the oldest request's attempt and sends it again (what arrives for the old
+    /// attempt is then stale).
     pub fn resend(&mut self, now: Tick) -> Option<R> {
         let front = self.unanswered.front_mut()?;
         front.1 = now;
+        self.attempt = self.attempt.wrapping_add(1);
         Some(front.0.clone())
     }
 }

@@ -80,7 +80,7 @@ fn fingerprint(w: &World) -> u64 {
         (&c.lib, &c.recipe, &c.app, c.proc).hash(&mut h);
     }
     for e in w.net.in_flight() {
-        (e.from, e.to, &e.payload).hash(&mut h);
+        (e.from, e.to, &e.payload, e.conn).hash(&mut h);
     }
     h.finish()
 }

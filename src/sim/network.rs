@@ -18,6 +18,10 @@ pub struct Envelope {
     pub payload: Payload,
     /// Lost in transit (partition or fault): it will never be delivered.
     pub lost: bool,
+    /// The sender's connection (a client's request attempt; for the service's messages, the
+    /// one it last heard the client on): an answer for an attempt the client gave up is stale.
+    #[serde(default)]
+    pub conn: u32,
 }
 
 /// Latency bounds in ticks (inclusive).
@@ -128,6 +132,7 @@ impl Network {
         payload: Payload,
         latency: Latency,
         rng: &mut SimRng,
+        conn: u32,
     ) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
@@ -144,6 +149,7 @@ impl Network {
             deliver_at,
             payload,
             lost,
+            conn,
         };
         if lost {
             self.lost.push(env);

@@ -140,10 +140,16 @@ impl World {
             );
         }
         let n = match (env.to, env.payload.clone()) {
-            (Node::Service, Payload::Up(m)) => self.at_service(client.unwrap_or(0), m, fired),
+            (Node::Service, Payload::Up(m)) => {
+                let c = client.unwrap_or(0);
+                if let Some(seen) = self.seen_conn.get_mut(c) {
+                    *seen = env.conn;
+                }
+                self.at_service(c, m, fired)
+            }
             (Node::Service, Payload::Hangup) => self.at_hangup(client.unwrap_or(0), fired),
             (Node::Resource, Payload::ResUp(m)) => self.at_resource(client.unwrap_or(0), m),
-            (Node::Client(c), p) => self.at_client(c, p),
+            (Node::Client(c), p) => self.at_client(c, p, env.conn),
             _ => Narration::new(Key::ServiceTick, None),
         };
         (n, Some((&env).into()))
@@ -179,12 +185,15 @@ impl World {
         n
     }
 
-    fn at_client(&mut self, c: ClientId, p: Payload) -> Narration {
+    fn at_client(&mut self, c: ClientId, p: Payload, conn: u32) -> Narration {
         let label = p.label();
         if !self.clients[c].alive() {
             return Narration::new(Key::ToDeadClient, Some(c)).a(label);
         }
-        if matches!(&p, Payload::Down(m) if self.clients[c].lib.stale(m)) {
+        // Watch events travel on their own stream; answers must match the attempt.
+        let lib = &self.clients[c].lib;
+        let old_attempt = |m: &crate::services::Down| !m.is_event() && conn != lib.connection();
+        if matches!(&p, Payload::Down(m) if old_attempt(m) || lib.stale(m)) {
             return Narration::new(Key::StaleReply, Some(c)).a(label);
         }
         let phase = self.clients[c].recipe.phase();

@@ -58,6 +58,8 @@ pub struct World {
     pub rng: SimRng,
     pub latency: Latency,
     pub script: Vec<TimedCommand>,
+    /// Per client, the connection the service last heard it on (stamped on what it sends).
+    pub seen_conn: Vec<u32>,
     pub next_script: usize,
     pub metrics: Metrics,
     pub monitors: Monitors,
@@ -92,6 +94,7 @@ impl World {
                 max: sc.latency_max,
             },
             script: sc.faults.clone(),
+            seen_conn: vec![0; sc.clients as usize],
             next_script: 0,
             metrics: Metrics::default(),
             monitors: Monitors::default(),
@@ -132,9 +135,20 @@ impl World {
 
     pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {
         self.metrics.messages += 1;
-        let id = self
-            .net
-            .send(self.now, from, to, payload, self.latency, &mut self.rng);
+        let conn = match (from, to) {
+            (Node::Client(c), Node::Service) => self.clients[c].lib.connection(),
+            (Node::Service, Node::Client(c)) => self.seen_conn.get(c).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let id = self.net.send(
+            self.now,
+            from,
+            to,
+            payload,
+            self.latency,
+            &mut self.rng,
+            conn,
+        );
         // A message lost at send is the newest lost one (no scan of the lost queue).
         if self.net.lost().next_back().is_some_and(|e| e.id == id) {
             self.metrics.lost_messages += 1;

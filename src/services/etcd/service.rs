@@ -329,6 +329,9 @@ impl ClientLib for Lib {
     fn crash(&mut self) -> Vec<LibOut> {
         vec![LibOut::Hangup]
     }
+    fn connection(&self) -> u32 {
+        self.req.attempt
+    }
     fn quiet(&self) -> bool {
         true
     }

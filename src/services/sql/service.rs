@@ -258,6 +258,9 @@ impl ClientLib for Lib {
     fn crash(&mut self) -> Vec<LibOut> {
         vec![LibOut::Hangup]
     }
+    fn connection(&self) -> u32 {
+        self.0.attempt
+    }
     fn quiet(&self) -> bool {
         true
     }
