@@ -61,8 +61,8 @@ fn replay(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The most steps `run --steps` computes (each keeps a record in memory).
-const MAX_STEPS: u64 = 1_000_000;
+/// The most steps `run --steps` computes: what a history keeps.
+const MAX_STEPS: u64 = lockstep::sim::MAX_HISTORY;
 
 /// A command's flags: `--flag value` pairs and bare `--switch`es, each known to the command;
 /// anything else (an unknown flag, a flag without its value, a stray word) is refused.
@@ -170,6 +170,9 @@ fn run(args: &[String]) -> Result<(), String> {
             r.time,
             r.narration.text(lang)
         );
+    }
+    if let Some(l) = sim.limit() {
+        let _ = writeln!(out, "-- stopped: {}", l.message());
     }
     let m = &sim.world().monitors;
     let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}; herd factor {:.2}",

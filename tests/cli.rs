@@ -44,7 +44,7 @@ fn steps_are_bounded() {
         "18446744073709551615",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("up to 1000000"), "{err}");
+    assert!(err.contains("up to 250000"), "{err}");
     let (code, out, _) = lockstep(&["run", "--scenario", "queue", "--steps", "20", "--seed", "3"]);
     assert_eq!(code, 0);
     assert!(out.contains("-- 20 steps"), "{out}");

@@ -1,6 +1,8 @@
 //! Request validation in the server's exact check order (`PrepRequestProcessor`): turns a write
 //! into a transaction or an error, against the tree plus the pending changes of the same multi.
 
+use std::collections::BTreeMap;
+
 use super::path;
 use super::protocol::{Data, MultiOp};
 use super::tree::DataTree;
@@ -43,8 +45,8 @@ struct Rec {
 /// The tree seen through the changes already prepared in this request.
 pub struct Pending<'a> {
     tree: &'a DataTree,
-    /// Changes prepared so far in this request (a multi has few ops: a list is enough).
-    overlay: Vec<(String, Option<Rec>)>,
+    /// Changes prepared so far in this request, the latest per path (a multi may be long).
+    overlay: BTreeMap<String, Option<Rec>>,
     session: SessionId,
 }
 
@@ -52,7 +54,7 @@ impl<'a> Pending<'a> {
     pub fn new(tree: &'a DataTree, session: SessionId) -> Self {
         Pending {
             tree,
-            overlay: Vec::new(),
+            overlay: BTreeMap::new(),
             session,
         }
     }
@@ -68,7 +70,7 @@ impl<'a> Pending<'a> {
     /// `getRecordForPath`: pending change first, then the tree; missing → NoNode.
     fn get(&self, path: &str) -> Result<Rec, ErrorCode> {
         let key = Self::key(path);
-        if let Some((_, rec)) = self.overlay.iter().rev().find(|(p, _)| p == key) {
+        if let Some(rec) = self.overlay.get(key) {
             return rec.ok_or(ErrorCode::NoNode);
         }
         let n = self.tree.get(key).ok_or(ErrorCode::NoNode)?;
@@ -82,7 +84,7 @@ impl<'a> Pending<'a> {
     }
 
     fn put(&mut self, path: &str, rec: Option<Rec>) {
-        self.overlay.push((Self::key(path).to_string(), rec));
+        self.overlay.insert(Self::key(path).to_string(), rec);
     }
 
     /// `pRequest2TxnCreate` (+ `validateCreateRequest`, `validatePathForCreate`).

@@ -3,7 +3,31 @@
 
 use base64::Engine as _;
 
+use super::history::Run;
 use super::scenario::Scenario;
+
+impl Run {
+    /// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON;
+    /// checked whole (the message names what is wrong).
+    pub fn from_json(text: &str) -> Result<Run, String> {
+        // Whether the object has a `scenario` field (cheaper in the bundle than a `Value`).
+        #[derive(serde::Deserialize)]
+        struct Shape {
+            scenario: Option<serde::de::IgnoredAny>,
+        }
+        let is_run = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.scenario.is_some());
+        let run = if is_run {
+            serde_json::from_str::<Run>(text).map_err(|e| json_error("run", text, &e))?
+        } else {
+            Run {
+                scenario: Scenario::from_json(text)?,
+                forced: Vec::new(),
+            }
+        };
+        run.validate()?;
+        Ok(run)
+    }
+}
 
 impl Scenario {
     pub fn to_json(&self) -> String {

@@ -10,6 +10,33 @@ use super::step::StepRecord;
 use super::world::{Action, World};
 
 pub const KEYFRAME_EVERY: u64 = 512;
+/// The most steps a history keeps: a long autoplay stops here instead of growing without end
+/// (about 330 B a step plus a world every 512 steps: under 200 MB for a run of this length).
+pub const MAX_HISTORY: u64 = 250_000;
+/// A world with more messages in flight than this stops: with a latency far beyond every
+/// timeout the network only fills up, and every keyframe would copy it.
+pub const MAX_IN_FLIGHT: usize = 20_000;
+
+/// Why a history stopped growing before its run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Steps,
+    InFlight,
+}
+
+impl Limit {
+    pub fn message(self) -> String {
+        match self {
+            Limit::Steps => format!(
+                "the run reached {MAX_HISTORY} steps, the most Lockstep keeps; it stops here"
+            ),
+            Limit::InFlight => format!(
+                "more than {MAX_IN_FLIGHT} messages are in flight (the latency is far beyond \
+                 every timeout); the run stops here"
+            ),
+        }
+    }
+}
 
 /// A run: its scenario plus the actions forced at given steps (user commands, or a path found
 /// by the exhaustive search). Replaying it always gives the same history.
@@ -93,6 +120,7 @@ pub struct Simulation {
     world: World,
     cursor: u64,
     finished_at: Option<u64>,
+    limit: Option<Limit>,
 }
 
 impl Simulation {
@@ -115,6 +143,7 @@ impl Simulation {
             world,
             cursor: 0,
             finished_at: None,
+            limit: None,
         }
     }
 
@@ -151,9 +180,27 @@ impl Simulation {
         self.finished_at == Some(self.cursor) && self.cursor == self.len()
     }
 
-    /// One step forward (replaying history if the cursor is in the past). False at the end.
+    /// Why the history stopped before the run ended, if it did.
+    pub fn limit(&self) -> Option<Limit> {
+        self.limit
+    }
+
+    /// One step forward (replaying history if the cursor is in the past). False at the end,
+    /// and at a [`Limit`].
     pub fn step(&mut self) -> bool {
         let n = self.cursor + 1;
+        let limit = if n > MAX_HISTORY {
+            Some(Limit::Steps)
+        } else if self.world.net.in_flight_len() > MAX_IN_FLIGHT {
+            Some(Limit::InFlight)
+        } else {
+            None
+        };
+        if limit.is_some() {
+            self.limit = limit;
+            self.finished_at = Some(self.cursor);
+            return false;
+        }
         let record = match self.run.forced_at(n).cloned() {
             Some(action) => Some(self.world.apply(action)),
             None => self.world.step(),

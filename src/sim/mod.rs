@@ -27,7 +27,7 @@ pub mod world;
 
 pub use crate::narrate;
 pub use crate::narrate::{Lang, Narration};
-pub use history::{Run, Simulation};
+pub use history::{Limit, Run, Simulation, MAX_HISTORY};
 pub use scenario::{Command, Scenario, TimedCommand};
 pub use step::StepRecord;
 pub use world::{Action, World};

@@ -166,6 +166,11 @@ impl Network {
         id
     }
 
+    /// How many messages are in flight.
+    pub fn in_flight_len(&self) -> usize {
+        self.in_flight.0.len()
+    }
+
     /// Messages that can be delivered, oldest first (id order is send order).
     pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> {
         self.in_flight.values()

@@ -118,22 +118,7 @@ pub fn Tools() -> impl IntoView {
 
 /// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON.
 pub fn parse_run(text: &str) -> Result<Run, String> {
-    // Whether the object has a `scenario` field (cheaper in the bundle than a `Value` parse).
-    #[derive(serde::Deserialize)]
-    struct Shape {
-        scenario: Option<serde::de::IgnoredAny>,
-    }
-    let is_run = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.scenario.is_some());
-    let run = if is_run {
-        serde_json::from_str::<Run>(text)
-            .map_err(|e| crate::sim::codec::json_error("run", text, &e))?
-    } else {
-        Run {
-            scenario: crate::sim::Scenario::from_json(text)?,
-            forced: Default::default(),
-        }
-    };
-    run.validate()?;
+    let run = Run::from_json(text)?;
     if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
         return Err(format!(
             "{} clients is more than this screen shows ({})",

@@ -77,8 +77,19 @@ impl App {
         }
         if !moved {
             self.playing.set(false);
+            self.report_limit();
         }
         moved
+    }
+
+    /// Says once why the history stopped growing, if it hit a limit.
+    fn report_limit(&self) {
+        if let Some(l) = self.sim.with_untracked(|s| s.limit()) {
+            let msg = l.message();
+            if !self.errors.with_untracked(|e| e.contains(&msg)) {
+                self.error(msg);
+            }
+        }
     }
 
     /// One step back (past heartbeats unless they are shown).

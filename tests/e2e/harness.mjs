@@ -17,12 +17,12 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * Serves dist/ at `/` and at `/nested/sub/path/`; resolves to { url, subUrl, close }. With
  * `cors: false` it sends no Access-Control-Allow-Origin (a host that breaks sandboxed embeds).
  */
-export function serveDist({ cors = true } = {}) {
+export function serveDist({ cors = true, dir = DIST } = {}) {
   const server = http.createServer((req, res) => {
     let p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/nested\/sub\/path\//, '/');
     if (p.endsWith('/')) p += 'index.html';
-    const file = path.join(DIST, path.normalize(p));
-    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const file = path.join(dir, path.normalize(p));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404); res.end('not found'); return;
     }
     // CORS like common static hosts (GitHub Pages): a sandboxed iframe has an opaque origin.

@@ -19,6 +19,8 @@ const MAX_QUERY: usize = 64 * 1024;
 pub const MAX_COLUMNS: usize = 4;
 /// The furthest step a link may open at (computing it takes about a second in a browser).
 pub const MAX_AT: u64 = 200_000;
+/// The most work a link may ask for before the page shows anything: steps × clients.
+pub const MAX_WORK: u64 = 2_000_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlState {
@@ -139,6 +141,16 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     st.matrix = matches!(get("matrix"), Some("1" | "true"));
     if let Some(c) = get("compare") {
         st.compare = compare_list(c, &mut errors);
+    }
+    let clients = u64::from(st.run.scenario.clients.clamp(1, UI_MAX_CLIENTS));
+    if st.at.saturating_mul(clients) > MAX_WORK {
+        let at = MAX_WORK / clients;
+        errors.push(format!(
+            "step {} with {clients} clients is more than a page computes before it shows \
+             anything; opening at step {at}",
+            st.at
+        ));
+        st.at = at;
     }
     if let Err(e) = st.run.validate() {
         errors.push(format!("{e}; the run starts without user commands"));

@@ -106,3 +106,22 @@ fn a_course_link_opens_its_chapter_and_preset() {
     let (st, _) = parse("learn=matrix");
     assert!(st.needs_full());
 }
+
+#[test]
+fn a_broken_custom_link_round_trips_to_what_it_showed() {
+    let (st, errors) = parse("clients=4294967296&compare=&scenario=W10&preset=custom");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let (back, again) = parse(&to_query(&st));
+    assert!(again.is_empty(), "{again:?}");
+    assert_eq!(back, st);
+    assert_eq!(back.run.scenario.name, st.run.scenario.name);
+}
+
+#[test]
+fn a_link_asking_for_too_much_work_opens_earlier_with_a_message() {
+    let (st, errors) = parse("preset=queue&clients=200&at=200000");
+    assert_eq!(st.at, MAX_WORK / 200);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let (st, errors) = parse("preset=queue&at=200000");
+    assert!(errors.is_empty() && st.at == 200_000);
+}
