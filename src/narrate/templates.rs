@@ -20,7 +20,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::ResourceAnswer => ("{c} gets the resource's answer: {b}.", "{c} 收到资源的应答：{b}。"),
         Key::PongArrives => ("{c} gets the server's answer to its ping.", "{c} 收到服务器对心跳的应答。"),
         Key::MessageLost => ("{a} between {c} and the server is lost.", "{c} 与服务器之间的 {a} 丢失了。"),
-        Key::StaleReply => ("{a} reaches {c} for a connection it already gave up: dropped unread (its request failed with the old connection and was sent again).", "{a} 到达 {c}，但属于它已放弃的旧连接：未读即丢弃（那个请求已随旧连接失败并重新发送）。"),
+        Key::StaleReply => ("{a} reaches {c} for a request attempt it already gave up (it timed out or its connection broke, and the request was sent again): dropped unread.", "{a} 到达 {c}，但它已放弃了那次请求（超时或连接断开后已重新发送）：未读即丢弃。"),
         Key::ToDeadClient => ("{a} arrives at {c}, which has stopped: nobody reads it.", "{a} 到达已停止的 {c}：无人读取。"),
         Key::TimerStart => ("{c} wants the lock and starts to acquire it.", "{c} 需要锁，开始获取。"),
         Key::TimerWorkDone => ("{c} finishes its work.", "{c} 完成了工作。"),

@@ -281,7 +281,15 @@ mod tests {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         let mut last = 0;
         for t in 0..50 {
-            let id = n.send(t / 3, Node::Client(0), Node::Service, ping(), L, &mut rng);
+            let id = n.send(
+                t / 3,
+                Node::Client(0),
+                Node::Service,
+                ping(),
+                L,
+                &mut rng,
+                0,
+            );
             let at = n.in_flight.get(id).unwrap().deliver_at;
             assert!(at >= last);
             last = at;
@@ -293,7 +301,7 @@ mod tests {
     fn partition_loses_messages_both_ways_but_not_to_the_resource() {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         n.partitioned.insert(0);
-        n.send(0, Node::Client(0), Node::Service, ping(), L, &mut rng);
+        n.send(0, Node::Client(0), Node::Service, ping(), L, &mut rng, 0);
         n.send(
             0,
             Node::Client(0),
@@ -301,6 +309,7 @@ mod tests {
             Payload::ResUp(ResUp::Read { token: 1 }),
             L,
             &mut rng,
+            0,
         );
         assert_eq!(n.len(), 1);
         assert_eq!(n.lost().count(), 1);

@@ -142,12 +142,12 @@ impl Chapter {
         k
     }
 
-    /// Whether only the full bundle can show it (another lock service, the matrix).
+    /// Whether only the full bundle can show it: another lock service, the matrix, or the
+    /// search (the exhaustive checker stays out of the lean first page's budget).
     pub fn needs_full(&self) -> bool {
         match self.body {
             Body::Run { preset, .. } => crate::sim::presets::SERVICE_PRESET_IDS.contains(&preset),
-            Body::Matrix => true,
-            Body::Search { .. } => false,
+            Body::Matrix | Body::Search { .. } => true,
         }
     }
 

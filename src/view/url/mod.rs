@@ -102,7 +102,12 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             }
             // The lean bundle hands these over to the full one; "custom" names a scenario that
             // is no preset (a matrix probe, an import), carried whole in `scenario`.
-            None if presets::SERVICE_PRESET_IDS.contains(&p) || p == CUSTOM => st.preset = p.into(),
+            None if presets::SERVICE_PRESET_IDS.contains(&p) => st.preset = p.into(),
+            // The base `to_query` writes a custom scenario's differences against.
+            None if p == CUSTOM => {
+                st.preset = p.into();
+                st.run.scenario = preset_scenario(p);
+            }
             None => errors.push(format!(
                 "unknown scenario {}; showing \"{DEFAULT_PRESET}\"",
                 quote(p)
