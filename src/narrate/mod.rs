@@ -66,6 +66,8 @@ pub enum Key {
     SessionNews,
     ResourceRead,
     ResourceWrite,
+    /// A write without a token (no fencing).
+    ResourceWritePlain,
     ResourceAnswer,
     PongArrives,
     MessageLost,
@@ -238,7 +240,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 55] = [
+pub const ALL_KEYS: [Key; 56] = [
     Key::CmdCancel,
     Key::TimerSessionLost,
     Key::TimerBackoff,
@@ -270,6 +272,7 @@ pub const ALL_KEYS: [Key; 55] = [
     Key::SessionNews,
     Key::ResourceRead,
     Key::ResourceWrite,
+    Key::ResourceWritePlain,
     Key::ResourceAnswer,
     Key::MessageLost,
     Key::ToDeadClient,

@@ -16,6 +16,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::EventArrives => ("{c} is notified: {a}.", "{c} 收到通知：{a}。"),
         Key::SessionNews => ("{c} hears about its session: {a}.", "{c} 得知会话状态：{a}。"),
         Key::ResourceRead => ("{c} reads the protected resource: value {n}.", "{c} 读取受保护资源：值为 {n}。"),
+        Key::ResourceWritePlain => ("{c} writes {n} (no fencing: its token is not checked): {b}.", "{c} 写入 {n}（无防护：不检查令牌）：{b}。"),
         Key::ResourceWrite => ("{c} writes {n} with fencing token {a}: {b}.", "{c} 用防护令牌 {a} 写入 {n}：{b}。"),
         Key::ResourceAnswer => ("{c} gets the resource's answer: {b}.", "{c} 收到资源的应答：{b}。"),
         Key::PongArrives => ("{c} gets the server's answer to its ping.", "{c} 收到服务器对心跳的应答。"),

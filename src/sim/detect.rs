@@ -216,7 +216,10 @@ impl Finder {
     }
 
     pub(super) fn resource(&mut self, w: &World, r: &StepRecord) {
-        if r.narration.key != Key::ResourceWrite {
+        if !matches!(
+            r.narration.key,
+            Key::ResourceWrite | Key::ResourceWritePlain
+        ) {
             return;
         }
         let c = r.narration.client;

@@ -162,7 +162,7 @@ impl World {
                 Narration::new(Key::ResourceRead, Some(c)).n(*value as i64)
             }
             (ResUp::Write { value, token, .. }, ResDown::WriteRejected { highest, .. }) => {
-                Narration::new(Key::ResourceWrite, Some(c))
+                Narration::new(write_key(self.resource.fencing), Some(c))
                     .n(*value as i64)
                     .a(token.to_string())
                     .b(Detail::Rejected { highest: *highest })
@@ -174,7 +174,7 @@ impl World {
                 } else {
                     Detail::Accepted
                 };
-                Narration::new(Key::ResourceWrite, Some(c))
+                Narration::new(write_key(self.resource.fencing), Some(c))
                     .n(*value as i64)
                     .a(token.to_string())
                     .b(d)
@@ -320,6 +320,15 @@ impl World {
     pub(super) fn mark_crashed(&mut self, c: ClientId) {
         self.clients[c].proc = Proc::Crashed;
         self.net.forget_client(c);
+    }
+}
+
+/// With fencing on a write names its token; without fencing the token means nothing.
+fn write_key(fencing: bool) -> Key {
+    if fencing {
+        Key::ResourceWrite
+    } else {
+        Key::ResourceWritePlain
     }
 }
 

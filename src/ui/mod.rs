@@ -137,7 +137,9 @@ fn Tabs() -> impl IntoView {
     let app = expect_context::<App>();
     view! {
         <nav class="ls-tabs" role="tablist" aria-label=tr(app, "ui.panels")>
-            {TABS.iter().map(|(tab, key, id)| {
+            // The course's tab is there once the course is open (the Learn button opens it),
+            // so the top bar keeps to one line.
+            {move || TABS.iter().filter(|(tab, _, _)| *tab != Tab::Course || app.learn.get().is_some()).map(|(tab, key, id)| {
                 let tab = *tab;
                 view! {
                     <button id=format!("ls-tab-{id}") role="tab" aria-selected=move || (app.tab.get() == Some(tab)).to_string()

@@ -141,13 +141,19 @@ fn mark_orphans(w: &World, rows: &mut [EntryRow]) {
         let Some(o) = r.owner.filter(|o| w.clients[*o].alive()) else {
             continue;
         };
-        let mine = w.clients[o].recipe.my_node();
-        let siblings = sessions
+        let same: Vec<&str> = sessions
             .iter()
             .filter(|(_, so, p)| *so == o && *p == parent(&r.id))
-            .count();
+            .map(|(id, _, _)| id.as_str())
+            .collect();
+        // Until its create's reply arrives a client knows no node of its own: the newest one
+        // is the one it is waiting to hear about, the older ones are orphans.
+        let mine = w.clients[o]
+            .recipe
+            .my_node()
+            .or_else(|| same.iter().max().copied());
         r.orphan =
-            r.lifetime() == Lifetime::Session && siblings >= 2 && mine != Some(r.id.as_str());
+            r.lifetime() == Lifetime::Session && same.len() >= 2 && mine != Some(r.id.as_str());
     }
 }
 

@@ -75,6 +75,9 @@ impl Builder<'_> {
             )
         };
         let fence = match (res.fencing, res.highest_token) {
+            (true, 0) if res.writes.is_empty() => {
+                self.say("fencing on · no token seen yet", "启用防护 · 尚未见过令牌")
+            }
             (true, 0) if res.writes.iter().all(|w| w.token == 0) => self.say(
                 "fencing on, but every token is 0: nothing to compare",
                 "启用防护，但令牌全是 0：无从比较",
