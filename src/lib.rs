@@ -1,10 +1,15 @@
-//! Lockstep: ZooKeeper distributed locks, step by step, in the browser.
+//! Lockstep: distributed locks, step by step, in the browser.
 //!
-//! Code map (dependencies point one way: `engine ← replay`, later `engine ← recipes ← sim ← ui`):
+//! Code map (dependencies point one way: `engine, services ← recipes ← sim ← view ← ui`, and
+//! `engine ← replay`; the README has the whole map):
 //! - [`engine`]: a pure, deterministic model of a standalone ZooKeeper 3.8 server.
-//! - [`replay`]: the replay script format (JSON in, what each session saw out) used to compare
-//!   the engine with recordings of a real server.
-//! - `ui` (wasm32 only): the Leptos app.
+//! - [`services`]: every lock service behind one interface (ZooKeeper, and with the `services`
+//!   feature Redis, etcd and a SQL lock table).
+//! - [`recipes`]: lock recipes as sans-IO client state machines.
+//! - [`sim`]: the world, its one seeded PRNG and its history; key frames; the exhaustive search.
+//! - [`view`]: the UI's plain-Rust half (frame, stage scene, course, URL state), tested natively.
+//! - [`replay`]: the replay script format used to compare the engine with a real server.
+//! - `ui` (wasm32 only): the Leptos app, rendering what `view` computed.
 
 /// Items behind one `cfg` attribute (what `cfg_if` does, for a few module declarations); the
 /// lean build has no use for it.
