@@ -87,6 +87,7 @@ fn check(recipe: RecipeKind) {
     let mut violations = Vec::new();
     let mut beliefs = 0;
     let mut wedged = 0;
+    let mut alarms: Vec<String> = Vec::new();
     for seed in 0..seeds() {
         let sc = swarm_scenario(recipe, seed);
         let fencing = sc.fencing;
@@ -131,6 +132,9 @@ fn check(recipe: RecipeKind) {
             .filter(|c| c.app.state != AppState::Done)
             .map(|c| c.name())
             .collect();
+        if let (Some(step), true) = (m.stuck, unfinished.is_empty()) {
+            alarms.push(format!("seed={seed} step={step}"));
+        }
         if survivable && !unfinished.is_empty() {
             wedged += 1;
             violations.push(format!(
@@ -144,6 +148,11 @@ fn check(recipe: RecipeKind) {
         "{recipe:?}: {} violations:\n{}",
         violations.len(),
         violations.join("\n")
+    );
+    println!(
+        "{recipe:?}: {} false stuck alarms (first: {:?})",
+        alarms.len(),
+        alarms.first()
     );
     println!(
         "{recipe:?}: {} seeds, {wedged} wedged, {beliefs} runs where a pause/partition/expiry made two clients believe (caught by fencing when on)",

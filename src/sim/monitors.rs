@@ -102,9 +102,11 @@ pub fn check(w: &mut World, step: u64) {
 /// a watched node whose owner will neither release it nor lose its session, a watch that is
 /// gone, or a lock entry without expiry whose owner is gone.
 pub fn is_stuck(w: &World, c: &Client) -> bool {
+    // A scripted fault still to come (a heal, an expiry) may yet free it.
     if c.proc != Proc::Running
         || c.app.state != AppState::Acquiring
         || c.app.acquire_deadline.is_some()
+        || w.next_script < w.script.len()
     {
         return false;
     }
@@ -130,6 +132,9 @@ fn waiting_quietly(w: &World, c: &Client) -> bool {
     c.lib.conn_state() == ConnState::Connected
         && c.lib.unanswered() == 0
         && !w.net.busy_with_work(Node::Client(c.id))
+        // A cut client has not heard what it missed yet: it will time out, reconnect and
+        // learn it (ZooKeeper re-sends missed watch events for SetWatches).
+        && !w.net.partitioned.contains(&c.id)
 }
 
 /// The owner of an entry that goes with its session may still release it or lose it: it is
@@ -143,6 +148,9 @@ fn owner_may_act(w: &World, owner: &Owner, conn: Option<usize>, path: Option<&st
         || !owner.matches(&o.claim())
         || o.recipe.my_node() == path
         || (o.app.state == AppState::Acquiring && o.recipe.my_node().is_none())
+        // Still listing or creating (not waiting itself): it may get the lock and release it.
+        || (o.app.state == AppState::Acquiring
+            && !matches!(o.recipe.phase(), Phase::Watching(_) | Phase::Waiting(_)))
         || o.lib.conn_state() != ConnState::Connected
 }
 
