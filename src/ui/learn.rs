@@ -27,6 +27,14 @@ pub struct HuntView {
     pub outcome: Option<Outcome>,
 }
 
+/// The key frames a run stops at: its chapter's, or (outside a run's chapter) its preset's.
+pub(super) fn kinds_for(chapter: Option<&Chapter>, preset: &str) -> Vec<Kind> {
+    match chapter.map(Chapter::kinds) {
+        Some(k) if !k.is_empty() => k,
+        _ => super::state::kinds(preset).to_vec(),
+    }
+}
+
 /// The learner's answers as stored last time (empty where the page may not store them).
 pub(super) fn stored_progress() -> Progress {
     browser::stored(STORE_KEY).map_or_else(Progress::default, |s| Progress::from_text(&s))
@@ -45,11 +53,7 @@ impl App {
 
     /// The key-frame kinds of the open chapter's run, or of the preset.
     pub(super) fn kinds_now(&self) -> Vec<Kind> {
-        let chapter = self.chapter_untracked().map(Chapter::kinds);
-        match chapter {
-            Some(k) if !k.is_empty() => k,
-            _ => super::state::kinds(&self.preset.get_untracked()).to_vec(),
-        }
+        kinds_for(self.chapter_untracked(), &self.preset.get_untracked())
     }
 
     /// Regenerates the open chapter's questions from the run and its key frames.
@@ -133,15 +137,18 @@ impl App {
             Body::Run { preset, .. } => self.load_preset(preset),
             Body::Search { hunts } => {
                 if let Some(h) = hunts.first() {
-                    self.load_run_keeping(Run {
+                    self.load_run(Run {
                         scenario: h.scenario(),
                         forced: Vec::new(),
                     });
                 }
             }
-            Body::Matrix => self.open_matrix(),
+            // A run's questions come with its re-plan; the matrix has none.
+            Body::Matrix => {
+                self.open_matrix();
+                self.requestion();
+            }
         }
-        self.requestion();
     }
 
     /// The requirements matrix (the lean bundle opens it in the full one).
@@ -165,13 +172,6 @@ impl App {
         self.sync_url();
     }
 
-    /// Loads a run as a custom scenario without leaving the course.
-    fn load_run_keeping(&self, run: Run) {
-        let chapter = self.learn.get_untracked();
-        self.load_run(run);
-        self.learn.set(chapter);
-    }
-
     /// Starts (or restarts) the open chapter's hunt number `which`.
     pub fn start_hunt(&self, which: usize) {
         let Some(Body::Search { hunts }) = self.chapter_untracked().map(|c| c.body) else {
@@ -185,7 +185,7 @@ impl App {
         }
         self.hunt_generation.update_value(|g| *g += 1);
         let mine = self.hunt_generation.get_value();
-        self.load_run_keeping(Run {
+        self.load_run(Run {
             scenario: h.scenario(),
             forced: Vec::new(),
         });
@@ -218,7 +218,7 @@ impl App {
         });
         if let Some(run) = run {
             let end = run.forced.len() as u64;
-            self.load_run_keeping(run);
+            self.load_run(run);
             self.seek(end);
         }
     }

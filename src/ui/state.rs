@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::browser;
-use super::learn::{stored_progress, HuntView};
+use super::learn::{kinds_for, stored_progress, HuntView};
 use crate::recipes::RecipeKind;
 use crate::sim::explore::Explorer;
 use crate::sim::moments::{self, Moment};
@@ -115,11 +115,7 @@ impl App {
         sim.compute_ahead(AHEAD, QUIET);
         let plan = RwSignal::new(Plan::new(&sim));
         let chapter = st.learn.as_deref().and_then(learn::find);
-        let mut ks = chapter.map(|(_, c)| c.kinds()).unwrap_or_default();
-        if ks.is_empty() {
-            ks = kinds(&st.preset).to_vec();
-        }
-        let found = moments::find(&sim, &ks);
+        let found = moments::find(&sim, &kinds_for(chapter.map(|(_, c)| c), &st.preset));
         let qs = chapter.map_or_else(Vec::new, |(_, c)| {
             learn::questions::questions(c, &sim, &found)
         });

@@ -8,6 +8,22 @@ use crate::view::palette::{self, INK, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
 impl Builder<'_> {
+    /// A red "×" centred at (x, y): a crashed process, an expired session.
+    fn cross(&mut self, key: String, x: f32, y: f32, size: u16, class: &str) -> &mut Item {
+        let t = self.text(
+            key,
+            x,
+            y,
+            size,
+            Anchor::Middle,
+            vec![("×".into(), true)],
+            false,
+            class,
+        );
+        t.fill = Some(VIOLATION);
+        t
+    }
+
     /// Time left on an entry, in the service's words (Redis PTTL in ms, an etcd lease in
     /// seconds, a SQL row's expiry).
     pub fn ttl(&self, ms: i64) -> String {
@@ -43,17 +59,8 @@ impl Builder<'_> {
                 }
             }
             ProcMark::Crashed => {
-                let t = self.text(
-                    format!("{k}:x"),
-                    x + s / 2.0,
-                    y + s,
-                    self.g.ty.small,
-                    Anchor::Middle,
-                    vec![("×".into(), true)],
-                    false,
-                    "ls-mark",
-                );
-                t.fill = Some(VIOLATION);
+                let size = self.g.ty.small;
+                let t = self.cross(format!("{k}:x"), x + s / 2.0, y + s, size, "ls-mark");
                 t.data.push(("evidence", "client-crashed".into()));
             }
             _ => {}
@@ -130,17 +137,14 @@ impl Builder<'_> {
                 .attr("stroke-dasharray", "3 3")
                 .data("evidence", "expired");
                 self.push(ring);
-                let t = self.text(
+                let size = self.g.ty.big;
+                self.cross(
                     format!("{k}:x"),
                     cx,
-                    cy + self.g.ty.big as f32 * 0.36,
-                    self.g.ty.big,
-                    Anchor::Middle,
-                    vec![("×".into(), true)],
-                    false,
+                    cy + size as f32 * 0.36,
+                    size,
                     "ls-ring__n",
                 );
-                t.fill = Some(VIOLATION);
                 rad * 2.0 + 8.0
             }
             _ => 0.0,
