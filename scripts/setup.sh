@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine: installs only what is missing or at the wrong version,
 # and says for each step what it installs, why, how long it usually takes and how long it took.
-#   scripts/setup.sh app    toolchain to build and serve the app (wasm target, trunk, wasm-bindgen, wasm-opt)
-#   scripts/setup.sh test   the above, plus Chromium, ChromeDriver and the browser-test npm packages
+#   scripts/setup.sh app [-- CMD…]   what building and serving the app needs: the wasm target,
+#                                    npm's binaryen (wasm-opt) and terser/csso, wasm-bindgen-cli
+#   scripts/setup.sh test [-- CMD…]  the above, plus Chromium, ChromeDriver and CJK fonts
+#   scripts/setup.sh trunk           also Trunk 0.21.14, only for those who want `trunk serve`
+#                                    (the scripts build without it: compiling it takes 4-5 min)
+# CMD (a first build) runs beside the wasm-bindgen-cli compile, so a fresh machine's two cores
+# both work; set-up waits for both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
+shift || true
+[[ "${1:-}" == "--" ]] && shift
 TRUNK_VERSION=0.21.14
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 setup_start=$SECONDS
@@ -27,20 +34,25 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   took "wasm32 target" "$t"
 fi
 
-# npm first (seconds): binaryen 132 is the wasm-opt Trunk uses (Debian's binaryen 108 silently
-# breaks the bundle), terser minifies the JS glue, playwright-core drives Chromium in tests.
+# npm first (seconds): binaryen 132 is the wasm-opt the build uses (Debian's binaryen 108
+# silently breaks the bundle), terser and csso minify the JS glue and the CSS, playwright-core
+# drives Chromium in tests.
 if ! cmp -s package-lock.json node_modules/.lockstep-installed-from 2>/dev/null; then
   t=$SECONDS
-  say "installing npm packages from package-lock.json: binaryen (wasm-opt), terser, playwright-core (usually 5-15 s)"
+  say "installing npm packages from package-lock.json: binaryen (wasm-opt), terser, csso, playwright-core (usually 5-15 s)"
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.lockstep-installed-from
   took "npm packages" "$t"
 fi
 
-# trunk and wasm-bindgen-cli compile side by side; Chromium installs while they do.
+t=$SECONDS
+cargo fetch --locked >/dev/null 2>&1 || cargo fetch
+took "cargo fetch (crates for the app and the tests)" "$t"
+
 pids=()
-if [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
-  say "installing trunk $TRUNK_VERSION from crates.io (0.22 needs a newer rustc; usually 4-6 min on 2 cores)"
+# Trunk is optional: scripts/bundle.mjs builds the same pages without it.
+if [[ "$what" == trunk && "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
+  say "installing trunk $TRUNK_VERSION from crates.io, for \`trunk serve\` (0.22 needs a newer rustc; usually 4-6 min on 2 cores)"
   ( t=$SECONDS; tool_install trunk --version "$TRUNK_VERSION" --locked && took "trunk" "$t" ) &
   pids+=($!)
 fi
@@ -57,6 +69,12 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]]; 
   pids+=($!)
 fi
 
+if (( $# > 0 )); then
+  say "meanwhile, a first build: $*"
+  ( t=$SECONDS; "$@" && took "the first build" "$t" ) &
+  pids+=($!)
+fi
+
 if [[ "$what" == test ]]; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
      || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then
@@ -69,14 +87,10 @@ if [[ "$what" == test ]]; then
   fi
 fi
 
-t=$SECONDS
-cargo fetch --locked >/dev/null 2>&1 || cargo fetch
-took "cargo fetch (crates for the app and the tests)" "$t"
-
 for pid in "${pids[@]}"; do
   if ! wait "$pid"; then
-    echo "[setup] installing a tool failed (see above)" >&2
+    echo "[setup] a step failed (see above)" >&2
     exit 1
   fi
 done
-say "ready in $((SECONDS - setup_start)) s: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"
+say "ready in $((SECONDS - setup_start)) s: $(wasm-bindgen --version), $(wasm-opt --version | head -1)$(trunk --version 2>/dev/null | sed 's/^/, /' || true)"

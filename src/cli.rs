@@ -175,8 +175,8 @@ fn run(args: &[String]) -> Result<(), String> {
         let _ = writeln!(out, "-- stopped: {}", l.message());
     }
     let m = &sim.world().monitors;
-    let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}; herd factor {:.2}",
-        sim.len(), m.belief, m.ownership, m.lost_update, m.stuck, sim.world().metrics.herd_factor());
+    let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}{}; herd factor {:.2}",
+        sim.len(), m.belief, m.ownership, m.lost_update, m.stuck, if m.dead_end { " (a dead end)" } else { "" }, sim.world().metrics.herd_factor());
     Ok(())
 }
 

@@ -7,7 +7,11 @@
 //! - two believers only ever follow a fault that outlives the lease (pause, partition, expiry)
 //!   or a failover that loses the lock (Redis, SQL row locks);
 //! - the SQL row lock never has two believers without a failover.
+//! - the stuck monitor's "no progress for N ticks" is true whenever it speaks, and it misses no
+//!   client that waits for ever.
 //! A failure prints `seed=N`.
+
+mod common;
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;
@@ -87,6 +91,9 @@ fn check(recipe: RecipeKind, fenced: bool) -> (usize, usize) {
     let (mut violations, mut beliefs, mut lost) = (Vec::new(), 0, 0);
     for seed in 0..seeds() {
         let sc = scenario(recipe, seed);
+        if let Some(e) = common::judge_stuck(sc.clone(), 6000).mistake {
+            violations.push(format!("seed={seed} stuck monitor: {e}"));
+        }
         let mut sim = Simulation::new(sc.clone());
         sim.run_steps(6000);
         let m = &sim.world().monitors;

@@ -199,10 +199,6 @@ macro_rules! recipes {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.belief(), )* )* }
             }
 
-            /// Whether this client repairs lock entries left without expiry (Redis `TTL` -1).
-            pub fn repairs(&self) -> bool {
-                match self { $( $( #[$attr] Recipe::$v(r) => r.repairs(), )* )* }
-            }
         }
     };
 }
@@ -266,9 +262,6 @@ pub(crate) trait Believes {
             node: self.node(),
             ..Belief::default()
         }
-    }
-    fn repairs(&self) -> bool {
-        false
     }
 }
 

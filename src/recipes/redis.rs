@@ -62,9 +62,6 @@ impl Believes for Redis {
     fn belief(&self) -> Belief<'_> {
         Belief { node: self.node(), token: (!self.token.is_empty()).then_some(self.token.as_str()), lease: None }
     }
-    fn repairs(&self) -> bool {
-        Redis::repairs(self)
-    }
 }
 
 impl Redis {
@@ -74,11 +71,6 @@ impl Redis {
 
     pub fn new(atomic: bool, repair: bool, ttl_ms: u64, poll: u64, seed: u64) -> Self {
         Redis { phase: Phase::Idle, my_node: None, atomic, repair, ttl_ms, poll, seed, attempts: 0, token: String::new(), step: Step::None }
-    }
-
-    /// Whether this client repairs keys left without TTL.
-    pub fn repairs(&self) -> bool {
-        self.repair && !self.atomic
     }
 
     fn ttl_s(&self) -> String {

@@ -88,8 +88,6 @@ pub trait LockService {
     fn holds(&self, now: Tick, claim: &Claim<'_>) -> bool;
     /// Ticks until the service ends this client's hold on its own (session, lease, TTL).
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64>;
-    /// What keeps a waiting client (waiting for `path`, or polling) from the lock.
-    fn blocker(&self, now: Tick, claim: &Claim<'_>, path: Option<&str>) -> Blocker;
     /// The watches that exist now.
     fn watches(&self) -> Vec<Watch>;
     /// The service's second copy, if it keeps one (a Redis replica).

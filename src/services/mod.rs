@@ -21,8 +21,8 @@ items! {
 use serde::{Deserialize, Serialize};
 
 pub use api::{
-    Blocker, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ReplicaState,
-    ServiceConfig, SessionEvent, Tick, Watch, Wire,
+    Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ReplicaState, ServiceConfig,
+    SessionEvent, Tick, Watch, Wire,
 };
 
 /// Every lock service Lockstep knows, whether or not this build carries its model (the lean

@@ -123,10 +123,6 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::expires_in(s, now, claim), )* )* }
             }
 
-            pub fn blocker(&self, now: Tick, claim: &Claim<'_>, path: Option<&str>) -> Blocker {
-                match self { $( $( #[$attr] Service::$v(s) => LockService::blocker(s, now, claim, path), )* )* }
-            }
-
             pub fn watches(&self) -> Vec<Watch> {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::watches(s), )* )* }
             }

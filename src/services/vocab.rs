@@ -151,20 +151,6 @@ impl Owner {
     }
 }
 
-/// What stands between a waiting client and the lock (for the stuck monitor).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Blocker {
-    /// The service cannot tell; assume something may still change.
-    Unknown,
-    /// Nothing that could wake the client exists (no node, no watch, or its own node).
-    Nothing,
-    /// An entry that goes away with its owner's session: it is blocked until the owner
-    /// releases or its session ends (`conn`: the owner's connection, if the service knows it).
-    Ephemeral { owner: Owner, conn: Option<ConnId> },
-    /// An entry that never expires: only its owner can remove it.
-    Permanent(Owner),
-}
-
 /// The result of a failover: its narration and how long requests stall.
 pub struct Failover {
     pub key: Key,

@@ -99,9 +99,13 @@ impl Moment {
                 format!("The resource rejects {c}'s write: token {n} is lower than {m}."),
                 format!("资源拒绝了 {c} 的写入：令牌 {n} 小于 {m}。"),
             ),
+            Kind::Stuck if self.m == 1 => pick(
+                format!("Nothing is left that could ever happen: {c} waits forever."),
+                format!("再也不会有任何事件发生：{c} 将永远等待。"),
+            ),
             Kind::Stuck => pick(
-                format!("{c} waits forever: nothing left can wake it."),
-                format!("{c} 将永远等待：再也没有什么能唤醒它。"),
+                format!("No progress for {n} ticks, longer than all the run's timers together: {c} is stuck waiting."),
+                format!("{n} 个时钟单位没有任何进展，比本次运行所有计时器加起来还长：{c} 卡在等待中。"),
             ),
             Kind::MissingWatch => pick(
                 format!("{c}'s exists finds no {t}: its watch now waits for a creation."),

@@ -3,7 +3,6 @@
 
 use super::client::Proc;
 use super::moments::{group, is_fault, moment, short, Finder, Kind};
-use super::monitors::is_stuck;
 use super::narrate::{Detail, Key, Lang};
 use super::world::World;
 use super::StepRecord;
@@ -132,8 +131,11 @@ impl Finder {
     }
     pub(super) fn stuck(&mut self, w: &World, r: &StepRecord) {
         if w.monitors.stuck == Some(r.index) && self.wants(Kind::Stuck) {
-            let client = w.clients.iter().find(|c| is_stuck(w, c)).map(|c| c.id);
-            self.push(moment(r.index, Kind::Stuck, client));
+            let mut m = moment(r.index, Kind::Stuck, w.monitors.now.stuck.first().copied());
+            m.n = w.monitors.quiet_limit as i64;
+            m.m = i64::from(w.monitors.dead_end);
+            m.others = w.monitors.now.stuck.iter().skip(1).copied().collect();
+            self.push(m);
         }
     }
 

@@ -57,23 +57,9 @@ pub fn timeless(mut sc: Scenario) -> Scenario {
     sc
 }
 
-/// FNV-1a, 64 bits: a stable hasher (the standard one is seeded per process).
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 /// A fingerprint of the logical state (ignores step counters, metrics and message ids).
 fn fingerprint(w: &World) -> u64 {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut h = super::progress::Fnv::new();
     w.service.hash(&mut h);
     w.resource.hash(&mut h);
     for c in &w.clients {

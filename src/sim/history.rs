@@ -281,8 +281,9 @@ impl Simulation {
     }
 
     /// Computes history ahead of the cursor (the cursor stays): up to `steps` more, stopping
-    /// early once the run is finished or has done nothing but heartbeats for `quiet` steps.
-    /// Returns how many were added.
+    /// early once the run is finished or has done nothing but heartbeats for `quiet` steps
+    /// while no client waits for the lock undecided (a waiting client's run goes on until the
+    /// stuck monitor's quiet limit has passed). Returns how many were added.
     pub fn compute_ahead(&mut self, steps: u64, quiet: u64) -> u64 {
         let (cursor, before) = (self.cursor, self.len());
         self.seek(before);
@@ -292,7 +293,7 @@ impl Simulation {
             .rev()
             .take_while(|r| r.heartbeat)
             .count() as u64;
-        while self.len() < before + steps && calm < quiet && self.step() {
+        while self.len() < before + steps && (calm < quiet || self.undecided()) && self.step() {
             calm = if self.records.last().is_some_and(|r| r.heartbeat) {
                 calm + 1
             } else {
@@ -301,6 +302,18 @@ impl Simulation {
         }
         self.seek(cursor);
         self.len() - before
+    }
+
+    /// Some client still waits for the lock and the stuck monitor has not yet said whether it
+    /// ever will get it.
+    fn undecided(&self) -> bool {
+        let w = self.world();
+        w.monitors.stuck.is_none()
+            && !w.timeless
+            && w.clients.iter().any(|c| {
+                c.proc == super::client::Proc::Running
+                    && c.app.state == super::app::AppState::Acquiring
+            })
     }
 
     /// Runs the recorded history again from its start, calling `f` with the world after each

@@ -17,6 +17,7 @@ pub mod network;
 pub mod presets;
 #[cfg(feature = "services")]
 pub mod presets_svc;
+pub mod progress;
 pub mod resource;
 pub mod rng;
 pub mod scenario;

@@ -4,16 +4,16 @@
 //! - belief: more than one client believes it holds the lock (what a GC pause or a partition
 //!   past the session timeout causes, even with a correct recipe);
 //! - resource: an accepted write lost an update (or handed out a duplicate ID);
-//! - stuck: a client waits with nothing left that could wake it.
+//! - stuck: a client waits and nothing has moved for longer than every timer of the run
+//!   added up (see [`super::progress`]): "no progress for N ticks".
 
 use serde::{Deserialize, Serialize};
 
 use super::app::AppState;
 use super::client::{Client, Proc};
-use super::types::{ClientId, Node};
+use super::types::{ClientId, Tick};
 use super::world::World;
-use crate::recipes::{HoldMode, Phase};
-use crate::services::{Blocker, ConnState, Owner};
+use crate::recipes::HoldMode;
 
 /// What the monitors see in one frame.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -31,6 +31,15 @@ pub struct Monitors {
     pub lost_update: Option<u64>,
     pub stuck: Option<u64>,
     pub now: Verdict,
+    /// The progress fingerprint, the tick it last changed, and how long it may stay unchanged
+    /// now (`quiet_base`, plus `quiet_lease` while an entry can expire).
+    pub progress: u64,
+    pub quiet_since: Tick,
+    pub quiet_limit: Tick,
+    pub quiet_base: Tick,
+    pub quiet_lease: Tick,
+    /// The stuck verdict came from a dead end (nothing can ever happen again), not the clock.
+    pub dead_end: bool,
 }
 
 impl Monitors {
@@ -65,6 +74,55 @@ fn owns_node(w: &World, c: &Client) -> bool {
     w.service.holds(w.now, &c.claim())
 }
 
+/// The clients that wait for the lock while nothing has moved for longer than the quiet
+/// limit; none while a scripted command is still to come, a process is paused or the service
+/// stalled (each of those ends and may free them); at once when nothing at all can happen
+/// any more. Otherwise the claim is "no progress for N ticks",
+/// not "never": on a network slow enough to make sessions reconnect over and over, one may
+/// still be lost much later and free a waiter. The exhaustive search has no clock: it finds
+/// states where no choice is left instead (see `explore`).
+fn stuck(w: &mut World) -> Vec<ClientId> {
+    let (print, leases) = super::progress::fingerprint(w);
+    let pending = w.next_script < w.script.len()
+        || w.now < w.stall_until
+        || w.clients
+            .iter()
+            .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
+    let m = &mut w.monitors;
+    if m.stuck.is_none() {
+        m.quiet_limit = m.quiet_base + if leases { m.quiet_lease } else { 0 };
+    }
+    if print != m.progress || pending {
+        m.progress = print;
+        m.quiet_since = w.now;
+    }
+    let quiet = w.now.saturating_sub(m.quiet_since) >= m.quiet_limit;
+    if w.timeless {
+        return Vec::new();
+    }
+    // A dead end is certain even while a pause lasts: the paused process has nothing to do.
+    let end = dead_end(w);
+    if !end && (pending || !quiet) {
+        return Vec::new();
+    }
+    if w.monitors.stuck.is_none() {
+        w.monitors.dead_end = end;
+    }
+    w.clients
+        .iter()
+        .filter(|c| c.proc == Proc::Running && c.app.state == AppState::Acquiring)
+        .map(|c| c.id)
+        .collect()
+}
+
+/// Nothing can ever happen again: no message that can be delivered, no timer, no scripted
+/// command (a lock service without heartbeats, its waiters queued behind a holder that is
+/// gone). Asked only while someone waits.
+fn dead_end(w: &World) -> bool {
+    let waits = |c: &Client| c.proc == Proc::Running && c.app.state == AppState::Acquiring;
+    w.clients.iter().any(waits) && w.enabled().is_empty()
+}
+
 /// Evaluates the frame and records first failures at `step`.
 pub fn check(w: &mut World, step: u64) {
     let believers: Vec<ClientId> = w
@@ -78,12 +136,7 @@ pub fn check(w: &mut World, step: u64) {
         .copied()
         .filter(|c| owns_node(w, &w.clients[*c]))
         .collect();
-    let stuck: Vec<ClientId> = w
-        .clients
-        .iter()
-        .filter(|c| is_stuck(w, c))
-        .map(|c| c.id)
-        .collect();
+    let stuck = stuck(w);
     let lost = w.resource.first_lost_update().is_some();
     let (belief_bad, owner_bad) = (too_many(w, &believers), too_many(w, &owners));
     let m = &mut w.monitors;
@@ -96,71 +149,4 @@ pub fn check(w: &mut World, step: u64) {
         owners,
         stuck,
     };
-}
-
-/// A waiting client is stuck when what blocks it can never go away in a way it would notice:
-/// a watched node whose owner will neither release it nor lose its session, a watch that is
-/// gone, or a lock entry without expiry whose owner is gone.
-pub fn is_stuck(w: &World, c: &Client) -> bool {
-    // A scripted fault still to come (a heal, an expiry) may yet free it.
-    if c.proc != Proc::Running
-        || c.app.state != AppState::Acquiring
-        || c.app.acquire_deadline.is_some()
-        || w.next_script < w.script.len()
-    {
-        return false;
-    }
-    let path = match c.recipe.phase() {
-        Phase::Watching(p) | Phase::Waiting(p) => Some(p),
-        _ => None,
-    };
-    match w.service.blocker(w.now, &c.claim(), path.as_deref()) {
-        Blocker::Unknown => false,
-        Blocker::Permanent(owner) => {
-            hopeless(w, c, &owner) && !w.clients.iter().any(|o| o.recipe.repairs())
-        }
-        Blocker::Nothing => waiting_quietly(w, c),
-        Blocker::Ephemeral { owner, conn } => {
-            waiting_quietly(w, c) && !owner_may_act(w, &owner, conn, path.as_deref())
-        }
-    }
-}
-
-/// Connected, with nothing pending and nothing but heartbeats in flight (nothing that could
-/// still change its mind).
-fn waiting_quietly(w: &World, c: &Client) -> bool {
-    c.lib.conn_state() == ConnState::Connected
-        && c.lib.unanswered() == 0
-        && !w.net.busy_with_work(Node::Client(c.id))
-        // A cut client has not heard what it missed yet: it will time out, reconnect and
-        // learn it (ZooKeeper re-sends missed watch events for SetWatches).
-        && !w.net.partitioned.contains(&c.id)
-}
-
-/// The owner of an entry that goes with its session may still release it or lose it: it is
-/// unknown or gone (its session will end), no longer in that session, claims the entry, is
-/// still finding out what it created, or is not connected.
-fn owner_may_act(w: &World, owner: &Owner, conn: Option<usize>, path: Option<&str>) -> bool {
-    let Some(o) = conn.and_then(|k| w.clients.get(k)) else {
-        return true;
-    };
-    !o.alive()
-        || !owner.matches(&o.claim())
-        || o.recipe.my_node() == path
-        || (o.app.state == AppState::Acquiring && o.recipe.my_node().is_none())
-        // Still listing or creating (not waiting itself): it may get the lock and release it.
-        || (o.app.state == AppState::Acquiring
-            && !matches!(o.recipe.phase(), Phase::Watching(_) | Phase::Waiting(_)))
-        || o.lib.conn_state() != ConnState::Connected
-}
-
-/// An entry that never expires blocks forever when its owner is unknown or dead, or is this
-/// very client, which no longer knows it holds it (its acquire reply was lost).
-fn hopeless(w: &World, c: &Client, owner: &Owner) -> bool {
-    match w.clients.iter().find(|o| owner.matches(&o.claim())) {
-        None => true,
-        Some(o) if !o.alive() => true,
-        Some(o) if o.id == c.id => o.lib.unanswered() == 0 && !w.net.busy(Node::Client(c.id)),
-        Some(_) => false,
-    }
 }

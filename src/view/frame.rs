@@ -78,6 +78,10 @@ pub struct MonitorView {
     pub stuck: Option<u64>,
     pub believers: Vec<usize>,
     pub stuck_now: Vec<usize>,
+    /// Ticks without progress after which the stuck monitor speaks.
+    pub quiet_limit: u64,
+    /// The stuck verdict is certain: nothing can ever happen again.
+    pub dead_end: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -235,6 +239,8 @@ fn monitors(w: &World) -> MonitorView {
         stuck: m.stuck,
         believers: m.now.believers.clone(),
         stuck_now: m.now.stuck.clone(),
+        quiet_limit: m.quiet_limit,
+        dead_end: m.dead_end,
     }
 }
 

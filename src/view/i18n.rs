@@ -114,7 +114,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("mon.belief", "Two clients believe they hold the lock", "两个客户端都认为自己持有锁"),
     ("mon.ownership", "Mutual exclusion broken: the lock service itself shows two holders", "互斥被破坏：锁服务本身显示有两个持锁者"),
     ("mon.lost_update", "The resource lost an update (or issued a duplicate ID)", "资源丢失了一次更新（或分配了重复 ID）"),
-    ("mon.stuck", "A client waits with nothing left that could wake it", "有客户端在等待，但已没有任何事件能唤醒它"),
+    ("mon.stuck", "A client waits, with no progress for longer than all the run's timers together", "有客户端在等待，且比本次运行所有计时器加起来更久都没有任何进展"),
     ("mon.ok", "All safety checks pass so far.", "目前所有安全检查均通过。"),
     ("mon.jump", "Jump to step", "跳到第几步"),
     ("metric.requests", "Requests", "请求数"),

@@ -83,7 +83,7 @@ async function autoplayFps(browser, url) {
 /** The wasm, JS and CSS a page loads (as named in its HTML), raw and gzip -9. */
 function sizes(page) {
   const html = fs.readFileSync(path.join(DIST, page), 'utf8');
-  const files = [...new Set([...html.matchAll(/(?:href|src)=\.?\/?([\w.-]+\.(?:js|wasm|css))/g)].map((m) => m[1]))];
+  const files = [...new Set([...html.matchAll(/(?:href|src)="?\.?\/?([\w.-]+\.(?:js|wasm|css))/g)].map((m) => m[1]))];
   let raw = 0; let gz = 0;
   for (const f of files) {
     const b = fs.readFileSync(path.join(DIST, f));

@@ -6,7 +6,7 @@
 use super::types::{EventKind, OpResp, Req, Resp, WatchMsg};
 use super::{Etcd, ELECTION_TIMEOUT_MS};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::api::{self, Blocker, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, SessionEvent, Tick, Watch};
+use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, SessionEvent, Tick, Watch};
 use crate::services::reqlib::{ReqLib, Waits};
 
 pub type Up = Req;
@@ -218,10 +218,6 @@ impl LockService for Etcd {
 
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
         self.leases.get(&claim.lease?).map(|l| l.expires_at as i64 - now as i64)
-    }
-
-    fn blocker(&self, _: Tick, _: &Claim<'_>, _: Option<&str>) -> Blocker {
-        Blocker::Unknown
     }
 
     fn watches(&self) -> Vec<Watch> {

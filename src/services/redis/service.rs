@@ -4,7 +4,7 @@
 
 use super::{Redis, Reply};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::api::{self, Blocker, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
+use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
 use crate::services::reqlib::{ReqLib, Waits};
 
 /// A command, as its words.
@@ -166,14 +166,6 @@ impl LockService for Redis {
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
         let e = self.held_by(now, claim.token?)?;
         e.expire_at.map(|t| t as i64 - now as i64)
-    }
-
-    /// A key left without a TTL never goes away on its own.
-    fn blocker(&self, _: Tick, _: &Claim<'_>, _: Option<&str>) -> Blocker {
-        match self.db.keys.values().find(|e| e.expire_at.is_none()) {
-            Some(e) => Blocker::Permanent(Owner::Token(e.value.clone())),
-            None => Blocker::Unknown,
-        }
     }
 
     fn watches(&self) -> Vec<Watch> {

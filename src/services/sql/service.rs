@@ -5,7 +5,7 @@
 
 use super::{Answer, Sql, Stmt};
 use crate::narrate::{Key, Narration};
-use crate::services::api::{self, Blocker, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
+use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
 use crate::services::reqlib::{ReqLib, Waits};
 
 pub type Up = Stmt;
@@ -171,14 +171,6 @@ impl LockService for Sql {
 
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
         self.held_row(now, claim)?.expires_at.map(|t| t as i64 - now as i64)
-    }
-
-    /// A lock row without expiry stays until its owner deletes it.
-    fn blocker(&self, _: Tick, _: &Claim<'_>, _: Option<&str>) -> Blocker {
-        match self.rows.values().find(|r| r.expires_at.is_none() && r.owner != OPERATOR) {
-            Some(r) => Blocker::Permanent(Owner::Token(r.owner.clone())),
-            None => Blocker::Unknown,
-        }
     }
 
     fn watches(&self) -> Vec<Watch> {

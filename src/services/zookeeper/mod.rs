@@ -29,7 +29,7 @@ use crate::engine::{
 };
 use crate::narrate::{Key, Narration};
 use crate::services::api::{
-    Blocker, Claim, ConnId, Failover, LockService, Outbox, Owner, ServiceConfig, Tick, Watch,
+    Claim, ConnId, Failover, LockService, Outbox, ServiceConfig, Tick, Watch,
 };
 use owners::SessionOwners;
 
@@ -288,33 +288,6 @@ impl LockService for Server {
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
         let s = self.server.sessions().get(SessionId(claim.session?))?;
         Some(s.expires_at as i64 - now as i64)
-    }
-
-    /// A waiter is blocked by the node it watches: nothing if that node or its watch is gone
-    /// (or it is the waiter's own), else the node's owner.
-    fn blocker(&self, _: Tick, claim: &Claim<'_>, path: Option<&str>) -> Blocker {
-        let (Some(path), Some(session)) = (path, claim.session) else {
-            return Blocker::Unknown;
-        };
-        let session = SessionId(session);
-        let Some(node) = self.server.tree().get(path) else {
-            return Blocker::Nothing;
-        };
-        if !self
-            .server
-            .watches()
-            .contains(WatchTable::Data, path, session)
-        {
-            return Blocker::Nothing;
-        }
-        match node.kind {
-            NodeKind::Ephemeral(owner) if owner == session => Blocker::Nothing,
-            NodeKind::Ephemeral(owner) => Blocker::Ephemeral {
-                owner: Owner::Session(owner.0),
-                conn: self.owners.get(owner),
-            },
-            _ => Blocker::Unknown,
-        }
     }
 
     fn watches(&self) -> Vec<Watch> {

@@ -64,6 +64,7 @@ impl Builder<'_> {
         }
         if !f.monitors.stuck_now.is_empty() {
             let s = names(&f.monitors.stuck_now);
+            let n = f.monitors.quiet_limit;
             let verb = if f.monitors.stuck_now.len() == 1 {
                 "waits"
             } else {
@@ -71,10 +72,17 @@ impl Builder<'_> {
             };
             add(
                 "stuck",
-                self.say(
-                    format!("stuck: {s} {verb} forever"),
-                    format!("卡住：{s} 将永远等待"),
-                ),
+                if f.monitors.dead_end {
+                    self.say(
+                        format!("stuck: {s} {verb} forever"),
+                        format!("卡住：{s} 将永远等待"),
+                    )
+                } else {
+                    self.say(
+                        format!("stuck: {s} {verb}, no progress for {n} ticks"),
+                        format!("卡住：{s} 在等待，{n} 个时钟单位没有进展"),
+                    )
+                },
                 true,
                 "stuck",
             );

@@ -1,0 +1,109 @@
+//! The stuck monitor's evidence: a fingerprint of everything a waiting client could be waiting
+//! for (who waits and where, which lock entries exist and whose they are, which watches are
+//! armed), and the quiet limit: how long that may stay unchanged in a run that still moves.
+
+use super::client::Proc;
+use super::scenario::Scenario;
+use super::types::Tick;
+use super::world::World;
+use crate::recipes::Phase;
+use crate::services::{Lifetime, ServiceKind};
+use crate::sim::Command;
+use std::hash::{Hash, Hasher};
+
+/// FNV-1a, 64 bits: a stable hasher (the standard one is seeded per process).
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// Changes whenever a client moves on (its app state, its recipe's phase, the node it owns),
+/// a lock entry appears, disappears or changes hands, or a watch is armed or fires. Not
+/// changed by heartbeats, lease renewals, tries that fail again or reconnect attempts, which a
+/// run that is going nowhere keeps doing for ever.
+pub fn fingerprint(w: &World) -> (u64, bool) {
+    let mut h = Fnv::new();
+    for c in &w.clients {
+        (c.proc == Proc::Crashed, c.app.state, c.app.acquisitions).hash(&mut h);
+        (
+            stage(&c.recipe.phase()),
+            c.recipe.holding(),
+            c.recipe.my_node(),
+        )
+            .hash(&mut h);
+    }
+    let mut leases = false;
+    for e in w.service.entries(w.now) {
+        let expiring = matches!(e.lifetime(), Lifetime::Expiring(_));
+        leases |= expiring;
+        (e.id(), e.owner(), expiring, e.row_lock()).hash(&mut h);
+    }
+    for x in w.service.watches() {
+        (x.conn, x.path, x.child, x.on_missing).hash(&mut h);
+    }
+    (h.finish(), leases)
+}
+
+/// A phase as progress sees it: asking, listing, creating and backing off before the next
+/// try are one stage (a client polling a lock it never gets cycles through them for ever);
+/// waiting names what it waits for.
+fn stage(p: &Phase) -> (u8, Option<&str>) {
+    match p {
+        Phase::Idle => (0, None),
+        Phase::Creating | Phase::Requesting | Phase::Listing | Phase::Backoff => (1, None),
+        Phase::Watching(x) => (2, Some(x)),
+        Phase::Waiting(x) => (3, Some(x)),
+        Phase::Holding => (4, None),
+        Phase::Releasing => (5, None),
+    }
+}
+
+/// Ticks without progress after which no client can move again: twice the waits of every
+/// timer of this run added up (a session timeout, a hold, a think time, an acquire timeout,
+/// the retry back-off), plus round trips at the worst latency the run reaches. A run that
+/// still moves changes the fingerprint sooner. The second number is added while some entry
+/// can expire: twice a lease and its poll.
+pub fn quiet_limit(sc: &Scenario) -> (Tick, Tick) {
+    let latency = sc
+        .faults
+        .iter()
+        .filter_map(|f| match f.command {
+            Command::Latency { max, .. } => Some(max),
+            _ => None,
+        })
+        .fold(sc.latency_max, Tick::max);
+    let timeouts = sc.timeouts.iter().map(|(_, t)| *t);
+    let acquire = timeouts.chain(sc.acquire_timeout).max().unwrap_or(0);
+    let lease = match sc.recipe.service() {
+        ServiceKind::ZooKeeper => 0,
+        _ => sc.lease.saturating_add(sc.poll),
+    };
+    let session = sc.session_timeout.saturating_add(2 * sc.tick_time);
+    let waits = [
+        session,
+        sc.hold_max,
+        sc.think_max,
+        acquire,
+        32 * sc.retry_sleep,
+    ];
+    let longest = waits.iter().fold(0, |a: Tick, b| a.saturating_add(*b));
+    let base = longest
+        .saturating_mul(2)
+        .saturating_add(latency.saturating_mul(8))
+        .saturating_add(20);
+    (base, lease.saturating_mul(2))
+}
