@@ -1,14 +1,57 @@
 //! View benchmarks (prints figures; `cargo bench --bench view`): time to build a frame, its
-//! stage scene and the scene's SVG for one step, with 10, 50 and 200 clients of `queue`.
+//! stage scene and the scene's SVG for one step, with 10, 50 and 200 clients of `queue`; and
+//! compare mode with four columns of 200 clients, stepped and drawn as the page does.
 
 use std::time::Instant;
 
+use lockstep::recipes::RecipeKind;
 use lockstep::sim::{presets, Lang, Simulation};
+use lockstep::view::compare::Compare;
 use lockstep::view::frame::build;
 use lockstep::view::plan::Plan;
 use lockstep::view::stage::{scene, Opts};
 
 fn main() {
+    frames();
+    compare();
+}
+
+/// Four columns (ZooKeeper, Redis, etcd, SQL) of 200 clients: steps and frames per second.
+fn compare() {
+    let mut base = presets::find("queue").unwrap().scenario();
+    base.clients = 200;
+    let recipes = [
+        RecipeKind::Curator,
+        RecipeKind::RedisLease,
+        RecipeKind::EtcdMutex,
+        RecipeKind::SqlRowLock,
+    ];
+    let t = Instant::now();
+    let mut cmp = Compare::new(&base, &recipes);
+    let opened = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut steps = 0;
+    let (mut in_step, mut in_frames) = (0.0, 0.0);
+    loop {
+        let u = Instant::now();
+        // The measure the issue used: how many steps in 30 s.
+        if steps >= 1564 || t.elapsed().as_secs() >= 30 || !cmp.step() {
+            break;
+        }
+        in_step += u.elapsed().as_secs_f64();
+        let u = Instant::now();
+        std::hint::black_box(cmp.frames(Lang::En));
+        in_frames += u.elapsed().as_secs_f64();
+        steps += 1;
+    }
+    let lens: Vec<u64> = cmp.sims.iter().map(|s| s.cursor()).collect();
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "compare, 4 x 200 clients: opens in {opened:.2} s; {steps} steps (columns at steps {lens:?}) in {secs:.2} s: stepping {in_step:.2} s, frames {in_frames:.2} s",
+    );
+}
+
+fn frames() {
     for clients in [10u32, 50, 200] {
         let mut sc = presets::find("queue").unwrap().scenario();
         sc.clients = clients;

@@ -47,23 +47,47 @@ async function rust(a, out, release) {
   run('cargo', cargo);
   const wasm = path.join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', `${bin}.wasm`);
   const name = `${bin}-${hash(fs.readFileSync(wasm))}`;
-  const staging = fs.mkdtempSync(path.join(root, 'target', 'bundle-'));
-  try {
-    run('wasm-bindgen', ['--target=web', `--out-dir=${staging}`, `--out-name=${name}`, '--no-typescript', wasm]);
-    const bg = path.join(staging, `${name}_bg.wasm`);
-    const level = a['data-wasm-opt'];
-    if (release && level && level !== '0' && level !== 'off') {
-      const params = (a['data-wasm-opt-params'] ?? '').split(/\s+/).filter(Boolean);
-      run('wasm-opt', [`--output=${bg}`, `-O${level}`, bg, ...params]);
+  const files = { js: `${name}.js`, wasm: `${name}_bg.wasm` };
+  // The same cargo output gives the same bundle: a change to CSS or HTML alone skips
+  // wasm-bindgen and wasm-opt (a release wasm-opt takes 15-30 s).
+  const how = hash(JSON.stringify([release, a['data-wasm-opt'], a['data-wasm-opt-params']]));
+  const caches = path.join(root, 'target', 'bundle-cache');
+  const cache = path.join(caches, `${name}-${how}`);
+  if (!fs.existsSync(path.join(cache, files.wasm))) {
+    const staging = fs.mkdtempSync(path.join(root, 'target', 'bundle-'));
+    try {
+      glue(a, wasm, staging, name, release);
+      let js = fs.readFileSync(path.join(staging, files.js), 'utf8');
+      // Trunk 0.21's own minifier gives up on `export default`; terser does not.
+      if (release) js = (await minify(js, { module: true, compress: { passes: 2 }, mangle: true })).code;
+      fs.writeFileSync(path.join(staging, files.js), js);
+      fs.rmSync(cache, { recursive: true, force: true });
+      fs.mkdirSync(caches, { recursive: true });
+      fs.renameSync(staging, cache);
+      prune(caches, 8);
+    } finally {
+      fs.rmSync(staging, { recursive: true, force: true });
     }
-    let js = fs.readFileSync(path.join(staging, `${name}.js`), 'utf8');
-    // Trunk 0.21's own minifier gives up on `export default`; terser does not.
-    if (release) js = (await minify(js, { module: true, compress: { passes: 2 }, mangle: true })).code;
-    fs.writeFileSync(path.join(out, `${name}.js`), js);
-    fs.copyFileSync(bg, path.join(out, `${name}_bg.wasm`));
-    return { js: `${name}.js`, wasm: `${name}_bg.wasm` };
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  for (const f of Object.values(files)) fs.copyFileSync(path.join(cache, f), path.join(out, f));
+  return files;
+}
+
+/** Keeps the `keep` newest entries of a cache folder. */
+function prune(dir, keep) {
+  const entries = fs.readdirSync(dir).map((n) => [n, fs.statSync(path.join(dir, n)).mtimeMs]);
+  entries.sort((x, y) => y[1] - x[1]);
+  for (const [n] of entries.slice(keep)) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+}
+
+/** wasm-bindgen, then wasm-opt at the page's level (release builds only). */
+function glue(a, wasm, staging, name, release) {
+  run('wasm-bindgen', ['--target=web', `--out-dir=${staging}`, `--out-name=${name}`, '--no-typescript', wasm]);
+  const bg = path.join(staging, `${name}_bg.wasm`);
+  const level = a['data-wasm-opt'];
+  if (release && level && level !== '0' && level !== 'off') {
+    const params = (a['data-wasm-opt-params'] ?? '').split(/\s+/).filter(Boolean);
+    run('wasm-opt', [`--output=${bg}`, `-O${level}`, bg, ...params]);
   }
 }
 

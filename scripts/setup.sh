@@ -24,8 +24,9 @@ took() { say "$1 done in $((SECONDS - $2)) s"; }
 # cargo and rewrite one .wasm, so an optimised build buys nothing (their output is
 # byte-identical) and costs three times the compile. No default features: trunk's are TLS and
 # the update check, wasm-bindgen-cli's a downloader; an offline build uses none of them.
-export CARGO_PROFILE_DEV_DEBUG=0
-tool_install() { cargo install --debug --no-default-features --quiet "$@"; }
+# (The variable is set for the install only: exported, it would change the test profile too,
+# and the first build beside it would be compiled again by the tests.)
+tool_install() { CARGO_PROFILE_DEV_DEBUG=0 cargo install --debug --no-default-features --quiet "$@"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   t=$SECONDS
@@ -70,7 +71,7 @@ if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]]; 
 fi
 
 if (( $# > 0 )); then
-  say "meanwhile, a first build: $*"
+  say "meanwhile, a first build (usually 2-3 min from nothing on 2 cores): $*"
   ( t=$SECONDS; "$@" && took "the first build" "$t" ) &
   pids+=($!)
 fi

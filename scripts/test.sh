@@ -11,12 +11,25 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 echo "== formatting (cargo fmt --check)"
 cargo fmt --check
 
+# The release bundles build beside the native tests (their long link steps use one core each);
+# their output is printed once they are done.
+echo "== release build of both bundles (scripts/build.sh), beside the native tests"
+mkdir -p target
+scripts/build.sh > target/build.log 2>&1 &
+build=$!
+trap 'kill $build 2>/dev/null || true' EXIT
+
 echo "== native tests (cargo test), then the lean build's (no services feature)"
 cargo test --locked
 cargo test --locked --no-default-features --lib --test golden --test determinism --test scenarios
 
-echo "== release build of both bundles (scripts/build.sh)"
-scripts/build.sh
+echo "== waiting for the bundles"
+if ! wait "$build"; then
+  cat target/build.log
+  echo "scripts/build.sh failed (output above)" >&2
+  exit 1
+fi
+grep -E '^bundle:|\.wasm$' target/build.log
 
 echo "== end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::app::AppState;
 use super::client::{Client, Proc};
-use super::types::{ClientId, Tick};
+use super::types::{ClientId, Node, Tick};
 use super::world::World;
 use crate::recipes::HoldMode;
 
@@ -38,6 +38,8 @@ pub struct Monitors {
     pub quiet_limit: Tick,
     pub quiet_base: Tick,
     pub quiet_lease: Tick,
+    /// Whether an entry could expire when the fingerprint was last taken.
+    pub leases: bool,
     /// The stuck verdict came from a dead end (nothing can ever happen again), not the clock.
     pub dead_end: bool,
 }
@@ -81,8 +83,13 @@ fn owns_node(w: &World, c: &Client) -> bool {
 /// not "never": on a network slow enough to make sessions reconnect over and over, one may
 /// still be lost much later and free a waiter. The exhaustive search has no clock: it finds
 /// states where no choice is left instead (see `explore`).
-fn stuck(w: &mut World) -> Vec<ClientId> {
-    let (print, leases) = super::progress::fingerprint(w);
+fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
+    // A heartbeat changes nothing the fingerprint sees (and most steps of a big run are one).
+    let (print, leases) = if heartbeat {
+        (w.monitors.progress, w.monitors.leases)
+    } else {
+        super::progress::fingerprint(w)
+    };
     let pending = w.next_script < w.script.len()
         || w.now < w.stall_until
         || w.clients
@@ -92,6 +99,7 @@ fn stuck(w: &mut World) -> Vec<ClientId> {
     if m.stuck.is_none() {
         m.quiet_limit = m.quiet_base + if leases { m.quiet_lease } else { 0 };
     }
+    m.leases = leases;
     if print != m.progress || pending {
         m.progress = print;
         m.quiet_since = w.now;
@@ -120,11 +128,18 @@ fn stuck(w: &mut World) -> Vec<ClientId> {
 /// gone). Asked only while someone waits.
 fn dead_end(w: &World) -> bool {
     let waits = |c: &Client| c.proc == Proc::Running && c.app.state == AppState::Acquiring;
-    w.clients.iter().any(waits) && w.enabled().is_empty()
+    // Cheap first: a message on its way to the service or a running client (a big run always
+    // has pings in flight) means something will happen.
+    let live = |e: &super::network::Envelope| match e.to {
+        Node::Client(c) => w.clients.get(c).is_some_and(|c| c.proc == Proc::Running),
+        _ => true,
+    };
+    let moving = w.net.in_flight().any(|e| !e.lost && live(e));
+    !moving && w.clients.iter().any(waits) && w.enabled().is_empty()
 }
 
 /// Evaluates the frame and records first failures at `step`.
-pub fn check(w: &mut World, step: u64) {
+pub fn check(w: &mut World, step: u64, heartbeat: bool) {
     let believers: Vec<ClientId> = w
         .clients
         .iter()
@@ -136,7 +151,7 @@ pub fn check(w: &mut World, step: u64) {
         .copied()
         .filter(|c| owns_node(w, &w.clients[*c]))
         .collect();
-    let stuck = stuck(w);
+    let stuck = stuck(w, heartbeat);
     let lost = w.resource.first_lost_update().is_some();
     let (belief_bad, owner_bad) = (too_many(w, &believers), too_many(w, &owners));
     let m = &mut w.monitors;

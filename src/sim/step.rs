@@ -110,7 +110,7 @@ impl World {
             deleted,
             heartbeat,
         };
-        super::monitors::check(self, record.index);
+        super::monitors::check(self, record.index, record.heartbeat);
         record
     }
 

@@ -16,7 +16,18 @@ pub struct Compare {
     pub sims: Vec<Simulation>,
     /// The shared logical clock.
     pub time: Tick,
+    /// Each column's row plan, made once its history is computed ahead (a plan replays the
+    /// whole history: made per frame, stepping grew quadratically).
+    plans: Vec<Plan>,
+    /// Columns whose history has nothing more to compute.
+    done: Vec<bool>,
 }
+
+/// How far each column computes ahead at least, and how close to that end it may step before
+/// the next stretch is computed (and its rows planned again).
+const AHEAD: u64 = 2000;
+const QUIET: u64 = 200;
+const MARGIN: u64 = 50;
 
 /// The column's scenario: the base scenario with its recipe swapped.
 pub fn column_scenario(base: &Scenario, recipe: RecipeKind) -> Scenario {
@@ -28,12 +39,38 @@ pub fn column_scenario(base: &Scenario, recipe: RecipeKind) -> Scenario {
 
 impl Compare {
     pub fn new(base: &Scenario, recipes: &[RecipeKind]) -> Compare {
-        let sims = recipes
+        let mut sims: Vec<Simulation> = recipes
             .iter()
             .take(MAX_COLUMNS)
             .map(|r| Simulation::new(column_scenario(base, *r)))
             .collect();
-        Compare { sims, time: 0 }
+        for s in &mut sims {
+            s.compute_ahead(AHEAD, QUIET);
+        }
+        let plans = sims.iter().map(Plan::new).collect();
+        let done = vec![false; sims.len()];
+        Compare {
+            sims,
+            time: 0,
+            plans,
+            done,
+        }
+    }
+
+    /// Computes the next stretch of each column that is about to reach the end of its history.
+    fn ahead(&mut self) {
+        for (i, s) in self.sims.iter_mut().enumerate() {
+            if self.done[i] || s.cursor() + MARGIN < s.len() {
+                continue;
+            }
+            // Stretches as long as the history so far: planning (a replay of it all) then costs
+            // a constant share of the stepping, not a growing one.
+            if s.compute_ahead(AHEAD.max(s.len()), QUIET) > 0 {
+                self.plans[i] = Plan::new(s);
+            } else {
+                self.done[i] = true;
+            }
+        }
     }
 
     /// When the next thing happens in any column.
@@ -47,6 +84,7 @@ impl Compare {
     /// Runs every column through everything that happens at the next moment. False when every
     /// column is finished.
     pub fn step(&mut self) -> bool {
+        self.ahead();
         let Some(t) = self.next_time() else {
             return false;
         };
@@ -86,15 +124,19 @@ impl Compare {
 
     /// The same command, now, in every column (a client the column lacks is ignored).
     pub fn inject(&mut self, c: &Command) {
-        for s in &mut self.sims {
+        for (i, s) in self.sims.iter_mut().enumerate() {
             s.inject(c.clone());
+            s.compute_ahead(AHEAD, QUIET);
+            self.plans[i] = Plan::new(s);
+            self.done[i] = false;
         }
     }
 
     pub fn frames(&self, lang: Lang) -> Vec<Frame> {
         self.sims
             .iter()
-            .map(|s| build(s, &Plan::new(s), lang))
+            .zip(&self.plans)
+            .map(|(s, p)| build(s, p, lang))
             .collect()
     }
 

@@ -3,7 +3,7 @@
 // the release build.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage, position, openTab, clientAct } from './harness.mjs';
+import { serveDist, launch, watchedPage, screenshotOnFailure, withPage as sharedWithPage, position, openTab, clientAct, clickCard } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -99,7 +99,7 @@ test('every fault can be injected from a client on the stage', () => withPage('f
   assert.match(await caption(page), /is back/);
   await clientAct(page, 3, 'acquire');
   assert.match(await caption(page), /asked to acquire/);
-  await page.locator('#ls-stage .ls-card[data-client="0"]').click({ force: true });
+  await clickCard(page, 0);
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#ls-pop').count(), 0, 'Escape closes the popover');
   await openTab(page, 'settings');

@@ -93,10 +93,23 @@ export async function settle(page) {
 
 /** Clicks a client's card on the stage and then one of its actions in the popover. */
 export async function clientAct(page, client, act) {
-  await settle(page);
-  // Anything on the card opens it (its texts lie over the card's rectangle).
-  await page.locator(`#ls-stage .ls-card[data-client="${client}"]`).click({ force: true });
+  await clickCard(page, client);
   await page.locator(`#ls-pop [data-act="${act}"]`).click();
+}
+
+/** Clicks a client's card once the stage has settled (anything on the card opens it: its texts
+ * lie over the card's rectangle). A stage redrawn between finding the card and clicking it
+ * (the history computed ahead after a command) is settled and tried again. */
+export async function clickCard(page, client) {
+  for (let attempt = 1; ; attempt += 1) {
+    await settle(page);
+    try {
+      await page.locator(`#ls-stage .ls-card[data-client="${client}"]`).click({ force: true, timeout: 5000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
 }
 
 /**
