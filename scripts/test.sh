@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-# The native tests compile beside set-up's compile of wasm-bindgen-cli on a fresh machine.
-scripts/setup.sh test -- cargo test --locked --no-run --quiet
+# On a fresh machine the native tests and the lean bundle's wasm compile beside set-up's
+# compile of wasm-bindgen-cli (three jobs keep two cores busy through each one's slow tail).
+scripts/setup.sh test -- bash -c 'cargo build --locked --offline --quiet --release \
+  --target wasm32-unknown-unknown --bin lockstep --no-default-features & wasm=$!
+  cargo test --locked --no-run --quiet; tests=$?; wait "$wasm" && exit "$tests"'
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 echo "== formatting (cargo fmt --check)"
