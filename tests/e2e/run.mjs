@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
 if (!fs.existsSync(path.join(dir, '../../dist/index.html'))) {
-  console.error('dist/ is missing: run `trunk build --release --offline` first (scripts/test.sh does).');
+  console.error('dist/ is missing: run scripts/build.sh first (scripts/test.sh does).');
   process.exit(2);
 }
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join(dir, f));

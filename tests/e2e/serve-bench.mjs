@@ -1,5 +1,5 @@
 // Compares builds of the served page (`node tests/e2e/serve-bench.mjs DIR…`, each a
-// `trunk build` output): wasm size, navigation → first interactive frame (median of 5 loads),
+// built site: scripts/bundle.mjs's output, or `trunk build`'s): wasm size, navigation → first interactive frame (median of 5 loads),
 // Step → painted (median of 100 steps, 10 clients), and a heavy link (100 clients at step 5000). Used to choose what scripts/serve.sh
 // builds; the figures are in the README.
 import fs from 'node:fs';
