@@ -45,6 +45,16 @@ pub struct Monitors {
 }
 
 impl Monitors {
+    /// No failure yet, with the stuck monitor's quiet limits for this scenario.
+    pub fn for_scenario(sc: &super::scenario::Scenario) -> Monitors {
+        let (quiet_base, quiet_lease) = super::progress::quiet_limit(sc);
+        Monitors {
+            quiet_base,
+            quiet_lease,
+            ..Monitors::default()
+        }
+    }
+
     pub fn any_safety_failure(&self) -> bool {
         self.ownership.is_some() || self.lost_update.is_some()
     }

@@ -97,11 +97,7 @@ impl World {
             seen_conn: vec![0; sc.clients as usize],
             next_script: 0,
             metrics: Metrics::default(),
-            monitors: Monitors {
-                quiet_base: super::progress::quiet_limit(sc).0,
-                quiet_lease: super::progress::quiet_limit(sc).1,
-                ..Monitors::default()
-            },
+            monitors: Monitors::for_scenario(sc),
             timeless: false,
             steps: 0,
             max_leases: sc.max_leases,
