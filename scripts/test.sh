@@ -34,6 +34,9 @@ if ! wait "$build"; then
 fi
 grep -E '^bundle:|\.wasm$' target/build.log
 
+echo "== the dev server against hostile requests, and its source watcher (no browser)"
+node --test tests/node/serve.test.mjs
+
 echo "== end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs
 
