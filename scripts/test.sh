@@ -34,8 +34,8 @@ if ! wait "$build"; then
 fi
 grep -E '^bundle:|\.wasm$' target/build.log
 
-echo "== the dev server against hostile requests, and its source watcher (no browser)"
-node --test tests/node/serve.test.mjs
+echo "== node tests: the dev server against hostile requests, its watcher, Trunk.toml (no browser)"
+node --test tests/node/
 
 echo "== end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs

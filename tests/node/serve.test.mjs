@@ -2,7 +2,7 @@
 // malformed requests to a real server on 127.0.0.1 get a clean status and it keeps serving;
 // a seeded mutation fuzzer finds no request that throws, answers an unexpected status or
 // reaches a file outside the served folder; the source watcher reports changes.
-//   node --test tests/node/serve.test.mjs
+//   node --test tests/node/serve.test.mjs   (scripts/test.sh runs every file in tests/node/)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
