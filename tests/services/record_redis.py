@@ -9,8 +9,12 @@ persistence, no config file). Script lines:
     R GET lock                    command on the replica
     sleep 800                     wait 800 ms (the engine advances its clock by as much)
     !freeze-replica / !resume-replica / !kill-primary   SIGSTOP, SIGCONT, SIGKILL
-$CAD and $EXTEND stand for the compare-and-delete and compare-and-extend scripts. Replies are
-read as raw RESP2 and written beside the command in NAME.expected: `A SET … -> +OK`.
+$CAD and $EXTEND stand for the compare-and-delete and compare-and-extend scripts, $RL_LOCK,
+$RL_UNLOCK and $RL_EXTEND for node-redlock 4.2.0's scripts (byte for byte: their SHA1s are what
+its EVALSHA sends). Replies are read as raw RESP2 and written beside the command in NAME.expected:
+`A SET … -> +OK`. KEYS and SCAN answer in hash-table order, which a random seed per process
+decides, so their keys are sorted before they are written. DEBUG is enabled for local clients
+(`DEBUG SET-ACTIVE-EXPIRE`).
 """
 import shlex
 import socket
@@ -23,11 +27,23 @@ HERE = Path(__file__).resolve().parent
 PRIMARY, REPLICA = 21811, 21812
 CAD = 'if redis.call("get",KEYS[1]) == ARGV[1] then\n    return redis.call("del",KEYS[1])\nelse\n    return 0\nend'
 EXTEND = 'if redis.call("get",KEYS[1]) == ARGV[1] then\n    return redis.call("pexpire",KEYS[1],ARGV[2])\nelse\n    return 0\nend'
+# node-redlock 4.2.0 (redlock.js): lockScript, unlockScript, extendScript.
+RL_LOCK = ('\n\t-- Return 0 if an entry already exists.\n\tfor i, key in ipairs(KEYS) do\n\t\tif redis.call("exists", key) == 1 then\n'
+           '\t\t\treturn 0\n\t\tend\n\tend\n\n\t-- Create an entry for each provided key.\n\tfor i, key in ipairs(KEYS) do\n'
+           '\t\tredis.call("set", key, ARGV[1], "PX", ARGV[2])\n\tend\n\n\t-- Return the number of entries added.\n\treturn #KEYS\n')
+RL_UNLOCK = ('\n\tlocal count = 0\n\tfor i, key in ipairs(KEYS) do\n\t\t-- Only remove entries for *this* lock value.\n'
+             '\t\tif redis.call("get", key) == ARGV[1] then\n\t\t\tredis.pcall("del", key)\n\t\t\tcount = count + 1\n\t\tend\n'
+             '\tend\n\n\t-- Return the number of entries removed.\n\treturn count\n')
+RL_EXTEND = ('\n\t-- Return 0 if an entry exists with a *different* lock value.\n\tfor i, key in ipairs(KEYS) do\n'
+             '\t\tif redis.call("get", key) ~= ARGV[1] then\n\t\t\treturn 0\n\t\tend\n\tend\n\n'
+             '\t-- Update the entry for each provided key.\n\tfor i, key in ipairs(KEYS) do\n'
+             '\t\tredis.call("set", key, ARGV[1], "PX", ARGV[2])\n\tend\n\n\t-- Return the number of entries updated.\n\treturn #KEYS\n')
+SCRIPTS = {"$CAD": CAD, "$EXTEND": EXTEND, "$RL_LOCK": RL_LOCK, "$RL_UNLOCK": RL_UNLOCK, "$RL_EXTEND": RL_EXTEND}
 
 
 def start(port, *extra):
     args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--dir", "/tmp", "--dbfilename", f"lockstep-{port}.rdb", *extra]
+            "--dir", "/tmp", "--dbfilename", f"lockstep-{port}.rdb", "--enable-debug-command", "local", *extra]
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
@@ -49,9 +65,10 @@ class Conn:
             b = a.encode()
             out += f"${len(b)}\r\n".encode() + b + b"\r\n"
         self.s.sendall(out)
-        return self.read()
+        # KEYS: sort the reply; SCAN: sort the keys in [cursor, [keys]].
+        return self.read({"KEYS": 0, "SCAN": 1}.get(args[0].upper() if args else "", -1))
 
-    def read(self):
+    def read(self, sort_depth=-1):
         line = self.f.readline().decode().rstrip("\r\n")
         kind, rest = line[0], line[1:]
         if kind in "+-":
@@ -68,7 +85,10 @@ class Conn:
             n = int(rest)
             if n < 0:
                 return "*-1"
-            return "[" + ", ".join(self.read() for _ in range(n)) + "]"
+            items = [self.read(sort_depth - 1) for _ in range(n)]
+            if sort_depth == 0:
+                items.sort(key=lambda s: s[1:-1] if s.startswith('"') else s)
+            return "[" + ", ".join(items) + "]"
         raise RuntimeError(f"bad reply {line!r}")
 
 
@@ -100,7 +120,7 @@ def record(script):
                 time.sleep(0.1)
             else:
                 who, *args = shlex.split(line)
-                args = [CAD if a == "$CAD" else EXTEND if a == "$EXTEND" else a for a in args]
+                args = [SCRIPTS.get(a, a) for a in args]
                 port = REPLICA if who == "R" else PRIMARY
                 if who not in conns:
                     conns[who] = Conn(port)
