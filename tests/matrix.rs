@@ -2,7 +2,7 @@
 //! (shared/reference/other-locks.md §1.7, §2.8, §3.4, §4) says each design must show.
 
 use lockstep::recipes::RecipeKind;
-use lockstep::sim::matrix::{row, Outcome, Probe, Row};
+use lockstep::sim::matrix::{row, Outcome, Probe, Row, Waits};
 
 fn cell(r: &Row, p: Probe) -> Outcome {
     r.outcomes
@@ -22,16 +22,19 @@ fn zookeeper_recipes_are_fenced_under_pause_and_hand_over_after_the_session_time
         let r = row(k);
         assert_eq!(cell(&r, Probe::NoFault), Outcome::Safe);
         assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced, "{k:?}");
-        assert!(r.fencing_token && !r.polls);
+        assert!(r.fencing_token && r.waits == Waits::Blocks);
         assert!(
             r.crash_handover.is_some_and(|t| (12..=16).contains(&t)),
             "{k:?} {:?}",
             r.crash_handover
         );
     }
-    assert!(row(RecipeKind::Curator).reentrant && !row(RecipeKind::Sequential).reentrant);
     assert!(
-        !row(RecipeKind::Kazoo).reentrant,
+        row(RecipeKind::Curator).reentrant == Some(true)
+            && row(RecipeKind::Sequential).reentrant == Some(false)
+    );
+    assert!(
+        row(RecipeKind::Kazoo).reentrant == Some(false),
         "a held kazoo Lock blocks a second acquire"
     );
     assert_eq!(
@@ -61,7 +64,7 @@ fn redis_locks_have_no_token_so_a_pause_past_the_ttl_loses_updates() {
             Outcome::Unsafe,
             "{k:?}: async replica loses the key"
         );
-        assert!(!r.fencing_token && r.polls && !r.reentrant);
+        assert!(!r.fencing_token && r.waits == Waits::Polls && r.reentrant == Some(false));
         assert!(
             r.crash_handover.is_some_and(|t| (1900..=2100).contains(&t)),
             "freed by the 2 s TTL: {:?}",
@@ -75,7 +78,7 @@ fn etcd_mutex_is_fenced_by_create_revision_and_survives_a_leader_change() {
     let r = row(RecipeKind::EtcdMutex);
     assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced);
     assert_eq!(cell(&r, Probe::Failover), Outcome::Safe);
-    assert!(r.fencing_token && !r.polls && r.reentrant);
+    assert!(r.fencing_token && r.waits == Waits::Blocks && r.reentrant == Some(true));
     assert!(
         r.crash_handover.is_some_and(|t| (2000..=2600).contains(&t)),
         "lease TTL + up to 500 ms: {:?}",
@@ -106,9 +109,27 @@ fn sql_designs_break_where_the_reference_says() {
         Outcome::Unsafe,
         "row locks are not replicated"
     );
-    assert!(rowlock.crash_handover.is_some_and(|t| t <= 3) && rowlock.reentrant && !rowlock.polls);
+    assert!(
+        rowlock.crash_handover.is_some_and(|t| t <= 3)
+            && rowlock.reentrant == Some(true)
+            && rowlock.waits == Waits::Blocks
+    );
     assert!(
         rowlock.requests_x10 < insert.requests_x10,
         "blocking beats polling on requests per acquisition"
+    );
+}
+
+#[test]
+fn without_a_lock_nobody_waits_and_nothing_is_reentrant() {
+    let r = row(RecipeKind::None);
+    assert_eq!(
+        r.waits,
+        Waits::Never,
+        "the `none` row must not claim it blocks or watches"
+    );
+    assert_eq!(
+        r.reentrant, None,
+        "the `none` row must not claim reentrancy"
     );
 }

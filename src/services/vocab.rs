@@ -217,6 +217,11 @@ pub trait Row {
     fn replica(&self) -> bool {
         false
     }
+    /// How the stage marks an owned row that never expires, in the service's words (English,
+    /// Chinese).
+    fn no_expiry(&self) -> [&'static str; 2] {
+        ["no expiry", "无过期时间"]
+    }
     /// The connection whose transaction holds the row lock, and those waiting for it.
     fn row_lock(&self) -> Option<(ConnId, Vec<ConnId>)> {
         None

@@ -1,5 +1,6 @@
 //! The application loop around a lock: acquire, read the protected resource, work for a while,
-//! write back (writers only), release, think, repeat.
+//! write back (writers only), release, think, repeat. A write the resource rejects for a stale
+//! fencing token was not done: the round is done again, under a new acquire.
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,9 @@ pub struct App {
     pub wait_max: Tick,
     /// Grants of a nested (reentrant) acquire while already holding.
     pub nested_grants: u64,
+    /// The resource rejected this round's write (a stale fencing token): the work was not
+    /// done, so the round is done again with a new acquire once the lock is released.
+    pub redo: bool,
 }
 
 /// How many recent wait times a client keeps for its sparkline.
@@ -87,6 +91,7 @@ impl App {
             wait_total: 0,
             wait_max: 0,
             nested_grants: 0,
+            redo: false,
         }
     }
 
@@ -140,7 +145,9 @@ impl App {
                 };
                 Vec::new()
             }
-            (AppState::Writing, ResDown::WriteOk { .. } | ResDown::WriteRejected { .. }) => {
+            (AppState::Writing, ResDown::WriteOk { .. }) => self.release(),
+            (AppState::Writing, ResDown::WriteRejected { .. }) => {
+                self.redo = true;
                 self.release()
             }
             _ => Vec::new(),
@@ -188,7 +195,9 @@ impl App {
     fn end_round(&mut self, now: Tick, rng: &mut SimRng) {
         self.token = None;
         self.read = None;
-        self.rounds_left = self.rounds_left.saturating_sub(1);
+        if !std::mem::take(&mut self.redo) {
+            self.rounds_left = self.rounds_left.saturating_sub(1);
+        }
         if self.rounds_left > 0 {
             self.state = AppState::Idle;
             self.next_start =
@@ -223,5 +232,64 @@ impl App {
     pub fn timeout_due(&mut self) -> Vec<AppOut> {
         self.acquire_deadline = None;
         vec![AppOut::Recipe(RecipeIn::Timeout)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> App {
+        let cfg = AppConfig {
+            hold_min: 2,
+            hold_max: 2,
+            think_min: 3,
+            think_max: 3,
+            rounds: 1,
+            writer: true,
+            nesting: 1,
+            acquire_timeout: None,
+            resource_io: true,
+        };
+        App::new(cfg, 0)
+    }
+
+    /// Acquire, read, work and write once; the resource answers the write with `answer`.
+    fn round(a: &mut App, answer: ResDown, rng: &mut SimRng) {
+        a.start(0);
+        a.on_acquired(1, 7);
+        a.on_resource(
+            2,
+            ResDown::ReadOk {
+                value: 0,
+                version: 0,
+            },
+            rng,
+        );
+        a.work_done();
+        a.on_resource(4, answer, rng);
+        a.on_released(5, rng);
+    }
+
+    #[test]
+    fn a_rejected_write_is_done_again_under_a_new_acquire() {
+        let mut rng = SimRng::new(1);
+        let mut a = app();
+        round(
+            &mut a,
+            ResDown::WriteRejected {
+                token: 7,
+                highest: 9,
+            },
+            &mut rng,
+        );
+        assert_eq!(
+            (a.state, a.rounds_left),
+            (AppState::Idle, 1),
+            "the round is not used up"
+        );
+        assert_eq!(a.next_start, Some(8), "it starts again after thinking");
+        round(&mut a, ResDown::WriteOk { value: 1 }, &mut rng);
+        assert_eq!((a.state, a.rounds_left), (AppState::Done, 0));
     }
 }

@@ -48,6 +48,13 @@ impl Moment {
                 format!("{all} all watch the same {t}: one node, {n} watches."),
                 format!("{all} 都监视同一个 {t}：一个节点，{n} 个监视。"),
             ),
+            Kind::Waiting if (n as usize) + 1 < self.clients => {
+                let rest = self.clients - 1;
+                pick(
+                    format!("{n} of the {rest} other clients already wait, each watching only the node just before its own: one watch per waiter, in a queue."),
+                    format!("其余 {rest} 个客户端中已有 {n} 个在等待，每个只监视排在自己前面的那个节点：每个等待者一个监视，排成一队。"),
+                )
+            }
             Kind::Waiting => pick(
                 format!("Each waiter watches only the node just before its own: a queue of {n} watches."),
                 format!("每个等待者只监视排在自己前面的那个节点：{n} 个监视排成一队。"),
@@ -159,6 +166,14 @@ impl Moment {
             Kind::Unlocked => pick(
                 format!("{n} clients work on the resource at once, with no lock at all."),
                 format!("{n} 个客户端在完全无锁的情况下同时操作资源。"),
+            ),
+            Kind::AllDone if self.others.is_empty() => pick(
+                format!("Every client is done: {n} {t}, none lost or handed out twice. The price of the lock: {m} ticks spent waiting in all."),
+                format!("所有客户端都已完成：{n} 次{t}，没有丢失，也没有重复。锁的代价：总共等待了 {m} 个时钟单位。"),
+            ),
+            Kind::AllDone => pick(
+                format!("Every client is done, but {others} overwrote another's update: {m} {t} were made, the resource shows {n}."),
+                format!("所有客户端都已完成，但 {others} 覆盖了别人的更新：一共做了 {m} 次{t}，资源上只显示 {n}。"),
             ),
         }
     }

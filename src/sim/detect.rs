@@ -217,6 +217,35 @@ impl Finder {
         }
     }
 
+    /// Every client has finished its rounds (the end of a run that used the resource): how
+    /// many acquisitions, and how long they waited in all.
+    pub(super) fn all_done(&mut self, w: &World, r: &StepRecord) {
+        use super::app::AppState;
+        let done = !w.clients.is_empty()
+            && w.clients.iter().all(|c| c.app.state == AppState::Done)
+            && !w.resource.writes.is_empty();
+        if !done || !self.wants(Kind::AllDone) {
+            return;
+        }
+        let mut m = moment(r.index, Kind::AllDone, None);
+        m.n = w.resource.value as i64;
+        let lost = w.resource.first_lost.as_ref().map(|l| l.client);
+        m.others = lost.into_iter().collect();
+        // The cost of the lock (ticks waited) when nothing was lost, else how many updates
+        // were made (against the value the resource shows).
+        m.m = if lost.is_some() {
+            w.resource.accepted as i64
+        } else {
+            w.clients.iter().map(|c| c.app.wait_total as i64).sum()
+        };
+        m.text = if self.ids {
+            ["IDs".into(), "ID 分配".into()]
+        } else {
+            ["increments".into(), "递增".into()]
+        };
+        self.push(m);
+    }
+
     pub(super) fn resource(&mut self, w: &World, r: &StepRecord) {
         if !matches!(
             r.narration.key,

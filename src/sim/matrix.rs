@@ -57,15 +57,29 @@ pub enum Outcome {
     Stuck,
 }
 
+/// How a recipe's waiters wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waits {
+    /// Retry timers: ask again after a delay.
+    Polls,
+    /// A watch, or a request the service answers once the lock is free.
+    Blocks,
+    /// Nobody ever waits: there is no lock.
+    Never,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Row {
     pub recipe: RecipeKind,
     pub outcomes: Vec<(Probe, Outcome, u64)>,
     /// Ticks from the holder's crash until another client held the lock (None: never).
     pub crash_handover: Option<u64>,
-    pub reentrant: bool,
-    /// Waiters poll (retry timers) rather than block or watch.
-    pub polls: bool,
+    /// Whether a holder's nested acquire is granted (`None`: no lock to re-enter, nobody ever
+    /// waits).
+    pub reentrant: Option<bool>,
+    /// How waiters wait, as the ten-client run shows it.
+    pub waits: Waits,
     pub fencing_token: bool,
     /// Requests and messages per acquisition with ten clients and no faults, in tenths
     /// (integers keep float formatting out of the wasm bundle).
@@ -168,6 +182,24 @@ fn crash_handover(sim: &Simulation) -> Option<u64> {
     Some(next.time - crash.time)
 }
 
+/// How the run's waiters waited: retry timers, watches or blocked requests, or not at all.
+fn waits(sim: &Simulation) -> Waits {
+    use crate::recipes::Phase;
+    let recs = sim.records();
+    if recs.iter().any(|r| r.narration.key == Key::TimerRetry) {
+        Waits::Polls
+    } else if recs.iter().any(|r| {
+        matches!(
+            r.narration.phase,
+            Some(Phase::Watching(_) | Phase::Waiting(_))
+        )
+    }) {
+        Waits::Blocks
+    } else {
+        Waits::Never
+    }
+}
+
 pub fn row(recipe: RecipeKind) -> Row {
     let mut outcomes = Vec::new();
     let mut crash = None;
@@ -196,15 +228,13 @@ pub fn row(recipe: RecipeKind) -> Row {
         .sum::<u64>()
         .max(1);
     let tokens: Vec<i64> = w.resource.writes.iter().map(|x| x.token).collect();
+    let waits = waits(&ten);
     Row {
         recipe,
         outcomes,
         crash_handover: crash,
-        reentrant: nested.world().clients[0].app.nested_grants > 0,
-        polls: ten
-            .records()
-            .iter()
-            .any(|r| r.narration.key == Key::TimerRetry),
+        reentrant: (waits != Waits::Never).then(|| nested.world().clients[0].app.nested_grants > 0),
+        waits,
         fencing_token: tokens.len() > 1 && tokens.windows(2).all(|p| p[1] > p[0]),
         requests_x10: w.metrics.requests * 10 / acquisitions,
         messages_x10: w.metrics.messages * 10 / acquisitions,
@@ -254,11 +284,15 @@ pub fn render(rows: &[Row]) -> String {
         let handover = r
             .crash_handover
             .map_or("never".to_string(), |t| format!("{t} ticks"));
-        let waits = if r.polls { "polls" } else { "blocks" };
+        let waits = match r.waits {
+            Waits::Polls => "polls",
+            Waits::Blocks => "blocks",
+            Waits::Never => "never",
+        };
         let yes = |b: bool| if b { "yes" } else { "no" };
         out.push_str(&format!(
             "{handover:<12}{:<11}{waits:<8}{:<7}{:<9}{}\n",
-            yes(r.reentrant),
+            r.reentrant.map_or("-", yes),
             yes(r.fencing_token),
             tenths(r.requests_x10),
             tenths(r.messages_x10)

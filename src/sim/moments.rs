@@ -56,6 +56,8 @@ pub enum Kind {
     RowHandover,
     /// A client library declares its session lost.
     SessionLost,
+    /// Every client has finished its rounds: what the lock bought, and what it cost.
+    AllDone,
 }
 
 /// What any run without a preset's own list shows.
@@ -84,6 +86,8 @@ pub struct Moment {
     pub text: [String; 2],
     /// For a fault: which one.
     pub fault: Option<Key>,
+    /// How many clients the run has (a caption says "5 of the 9 others").
+    pub clients: usize,
 }
 
 impl Kind {
@@ -123,6 +127,7 @@ impl Kind {
             Kind::Repaired => "ttl",
             Kind::RowHandover => "row-lock",
             Kind::SessionLost => "wire-cut",
+            Kind::AllDone => "all-done",
         }
     }
 }
@@ -184,7 +189,8 @@ impl Finder {
         self.kinds.contains(&k) && (k == Kind::Fault || !self.found.iter().any(|m| m.kind == k))
     }
 
-    pub(super) fn push(&mut self, m: Moment) {
+    pub(super) fn push(&mut self, mut m: Moment) {
+        m.clients = self.clients;
         self.found.push(m);
     }
 
@@ -198,6 +204,7 @@ impl Finder {
         self.nodes(w, r);
         self.stuck(w, r);
         self.changes(w, r);
+        self.all_done(w, r);
     }
 
     /// The moments found, in step order.
@@ -217,6 +224,7 @@ pub(super) fn moment(step: u64, kind: Kind, client: Option<usize>) -> Moment {
         m: 0,
         text: Default::default(),
         fault: None,
+        clients: 0,
     }
 }
 

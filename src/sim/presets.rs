@@ -209,10 +209,10 @@ pub const PRESETS: &[Preset] = &[
         "C2 排在 C1 之后，C3 排在 C2 之后。C2 放弃并关闭会话：它的节点消失，C3 的监视被触发。正确的方案会重新列出目录，发现 C1 仍然排第一，于是改为监视 C1。一切正常。"], build: middle_leaves, moments: &[Kind::Fault, Kind::Handoff, Kind::Rewatch] },
     Preset { id: "gc-pause", title: ["GC pause, no fencing", "GC 停顿，无防护令牌"], lesson: [
         "C1 holds the lock, reads the counter, and freezes in a long GC pause. Its session expires, the server deletes its node, and C2 gets the lock, reads and writes. Then C1 wakes up, still believing it holds the lock, and writes its stale value: C2's update is lost. No lock service can prevent this alone.",
-        "C1 持有锁并读取计数器后，陷入长时间 GC 停顿。它的会话过期，服务器删除其节点，C2 获得锁并完成读写。随后 C1 醒来，仍以为自己持有锁，写入了过时的值：C2 的更新丢失了。仅靠锁服务无法避免这种情况。"], build: || gc_pause(false), moments: &[Kind::Fault, Kind::Expiry, Kind::TwoHolders, Kind::LostUpdate] },
+        "C1 持有锁并读取计数器后，陷入长时间 GC 停顿。它的会话过期，服务器删除其节点，C2 获得锁并完成读写。随后 C1 醒来，仍以为自己持有锁，写入了过时的值：C2 的更新丢失了。仅靠锁服务无法避免这种情况。"], build: || gc_pause(false), moments: &[Kind::Fault, Kind::Expiry, Kind::TwoHolders, Kind::LostUpdate, Kind::AllDone] },
     Preset { id: "gc-pause-fenced", title: ["GC pause, with fencing", "GC 停顿，有防护令牌"], lesson: [
         "The same pause, but every write carries a fencing token (the lock node's sequence number, which grows with every grant) and the resource rejects a token lower than the highest it has seen. When C1 wakes up and writes with its old token, the write is rejected: the stale holder can no longer do harm.",
-        "同样的停顿，但每次写入都带上防护令牌（锁节点的序号，每次授予锁都会增大），资源会拒绝比它见过的最大令牌更小的令牌。C1 醒来后用旧令牌写入时被拒绝：过时的持锁者再也无法造成破坏。"], build: || gc_pause(true), moments: &[Kind::Fault, Kind::Expiry, Kind::TwoHolders, Kind::Fenced] },
+        "同样的停顿，但每次写入都带上防护令牌（锁节点的序号，每次授予锁都会增大），资源会拒绝比它见过的最大令牌更小的令牌。C1 醒来后用旧令牌写入时被拒绝：过时的持锁者再也无法造成破坏。"], build: || gc_pause(true), moments: &[Kind::Fault, Kind::Expiry, Kind::TwoHolders, Kind::Fenced, Kind::AllDone] },
     Preset { id: "partition", title: ["Holder partitioned", "持锁者被网络隔离"], lesson: [
         "C1 holds the lock when its link to ZooKeeper is cut. It sees Disconnected after two thirds of its session timeout, and after a whole timeout without a connection Curator's connection manager declares the session lost and opens a new one — yet InterProcessMutex keeps believing it holds the lock (CURATOR-206). Meanwhile the server expired the session and granted the lock to C2: two clients believe they hold it. Fencing rejects C1's late write.",
         "C1 持有锁时，它与 ZooKeeper 的网络被切断。会话超时的三分之二之后它看到 Disconnected；整整一个超时都没有连接之后，Curator 的连接管理器认定会话已丢失并新建一个会话——但 InterProcessMutex 仍然认为自己持有锁（CURATOR-206）。与此同时服务器已使该会话过期，并把锁交给了 C2：两个客户端都认为自己持有锁。防护令牌拒绝了 C1 迟到的写入。"], build: partition, moments: &[Kind::Fault, Kind::Expiry, Kind::SessionLost, Kind::TwoHolders, Kind::Fenced] },
@@ -236,7 +236,7 @@ pub const PRESETS: &[Preset] = &[
         "十台机器各自读取最后一个 ID，加一后写回，完全不加锁。读写交错，同一个 ID 被分配了两次：资源监视器报告重复。"], build: || ids(RecipeKind::None), moments: &[Kind::Unlocked, Kind::LostUpdate] },
     Preset { id: "ids-locked", title: ["Ten ID generators, with the lock", "十个 ID 生成器，加锁"], lesson: [
         "The same ten machines take the sequential lock around their read-modify-write. The IDs come out unique and in order; the price is waiting, visible in the wait-time metric.",
-        "同样的十台机器在读-改-写外面加上顺序锁。ID 唯一且有序；代价是等待，可以在等待时间指标中看到。"], build: || ids(RecipeKind::Sequential), moments: &[Kind::Waiting, Kind::Handoff] },
+        "同样的十台机器在读-改-写外面加上顺序锁。ID 唯一且有序；代价是等待，可以在等待时间指标中看到。"], build: || ids(RecipeKind::Sequential), moments: &[Kind::Waiting, Kind::Handoff, Kind::AllDone] },
 ];
 
 /// Every preset: ZooKeeper's, then (full bundle) the other lock services'.
@@ -252,17 +252,83 @@ pub fn find(id: &str) -> Option<&'static Preset> {
     all().find(|p| p.id == id)
 }
 
-/// Presets of the other lock services: the lean bundle knows only their ids, to hand a link
-/// to one of them over to the full bundle.
-pub const SERVICE_PRESET_IDS: [&str; 10] = [
-    "sql-crash",
-    "sql-lease",
-    "sql-row-lock",
-    "redis-setnx-crash",
-    "redis-setnx-repair",
-    "redis-lease-pause",
-    "redis-failover",
-    "etcd-mutex",
-    "etcd-pause-fenced",
-    "etcd-leader-change",
+/// A preset's id and title, without its scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PresetName {
+    pub id: &'static str,
+    pub title: [&'static str; 2],
+}
+
+impl PresetName {
+    pub fn title(&self, lang: Lang) -> &'static str {
+        self.title[usize::from(lang == Lang::Zh)]
+    }
+}
+
+/// Presets of the other lock services: the lean bundle knows only their ids and titles, to
+/// list them and to hand a link to one of them over to the full bundle.
+pub const SERVICE_PRESET_NAMES: [PresetName; 10] = [
+    PresetName {
+        id: "sql-crash",
+        title: ["SQL lock row: the holder crashes", "SQL 锁行：持锁者崩溃"],
+    },
+    PresetName {
+        id: "sql-lease",
+        title: [
+            "SQL lock row with expiry and fence",
+            "带过期时间和防护号的 SQL 锁行",
+        ],
+    },
+    PresetName {
+        id: "sql-row-lock",
+        title: [
+            "SELECT … FOR UPDATE: the holder crashes",
+            "SELECT … FOR UPDATE：持锁者崩溃",
+        ],
+    },
+    PresetName {
+        id: "redis-setnx-crash",
+        title: [
+            "Redis SETNX + EXPIRE: crash in between",
+            "Redis SETNX + EXPIRE：两条命令之间崩溃",
+        ],
+    },
+    PresetName {
+        id: "redis-setnx-repair",
+        title: [
+            "Redis SETNX: the TTL -1 repair",
+            "Redis SETNX：修复 TTL 为 -1 的锁",
+        ],
+    },
+    PresetName {
+        id: "redis-lease-pause",
+        title: [
+            "Redis SET NX PX: the lease runs out",
+            "Redis SET NX PX：租约到期",
+        ],
+    },
+    PresetName {
+        id: "redis-failover",
+        title: ["Redis failover loses the lock", "Redis 故障切换丢失了锁"],
+    },
+    PresetName {
+        id: "etcd-mutex",
+        title: ["etcd concurrency.Mutex", "etcd concurrency.Mutex"],
+    },
+    PresetName {
+        id: "etcd-pause-fenced",
+        title: [
+            "etcd: keep-alives stop, fencing saves",
+            "etcd：续期中断，防护令牌兜底",
+        ],
+    },
+    PresetName {
+        id: "etcd-leader-change",
+        title: ["etcd leader change", "etcd 领导者变更"],
+    },
 ];
+
+/// Whether the preset is another lock service's (only the full bundle runs it).
+pub fn is_service_preset(id: &str) -> bool {
+    SERVICE_PRESET_NAMES.iter().any(|p| p.id == id)
+}

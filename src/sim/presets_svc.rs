@@ -53,10 +53,17 @@ pub const SERVICE_PRESETS: &[Preset] = &[
 #[cfg(test)]
 mod tests {
     /// The lean bundle hands links to these presets over by id: its copy of the list must be
-    /// exactly the ids here.
+    /// exactly the ids and titles here.
     #[test]
     fn the_lean_bundles_id_list_names_every_service_preset() {
-        let ids: Vec<&str> = super::SERVICE_PRESETS.iter().map(|p| p.id).collect();
-        assert_eq!(ids, super::super::presets::SERVICE_PRESET_IDS);
+        let names: Vec<_> = super::SERVICE_PRESETS
+            .iter()
+            .map(|p| (p.id, p.title))
+            .collect();
+        let copy: Vec<_> = super::super::presets::SERVICE_PRESET_NAMES
+            .iter()
+            .map(|p| (p.id, p.title))
+            .collect();
+        assert_eq!(names, copy);
     }
 }

@@ -72,6 +72,23 @@ fn stage(p: &Phase) -> (u8, Option<&str>) {
     }
 }
 
+/// How long the service keeps the lock of a holder that has gone silent (paused, crashed, cut
+/// off) before it frees it on its own: the ZooKeeper session timeout (the expiry check runs
+/// once a tick), the Redis key's TTL, the etcd lease (whole seconds, checked by the 500 ms
+/// lessor), the lock row's expiry and the poll that notices it. `None`: never (a row lock or
+/// lock row without expiry holds until its connection ends).
+pub fn silent_holder_limit(sc: &Scenario) -> Option<Tick> {
+    use crate::recipes::RecipeKind as R;
+    match sc.recipe {
+        R::None => None,
+        R::RedisSetnx | R::RedisLease => Some(sc.lease),
+        R::EtcdMutex => Some(sc.lease.div_ceil(1000) * 1000 + 500),
+        R::SqlLease => Some(sc.lease.saturating_add(sc.poll)),
+        R::SqlInsert | R::SqlRowLock => None,
+        _ => Some(sc.session_timeout.saturating_add(sc.tick_time)),
+    }
+}
+
 /// Ticks without progress after which no client can move again: twice the waits of every
 /// timer of this run added up (a session timeout, a hold, a think time, an acquire timeout,
 /// the retry back-off), plus round trips at the worst latency the run reaches. A run that

@@ -82,8 +82,11 @@ fn inject(app: App, cmd: Command) {
 fn flag(app: App, key: &'static str, at: Option<u64>) -> impl IntoView {
     let bad = at.is_some();
     view! {
-        <li class:ls-bad=bad class:ls-good=!bad data-monitor=key>
-            {if bad { "✕ " } else { "✓ " }}{tr(app, key)}{at.map(|s| format!(" (#{s})"))}
+        // Each line names a failure: "✓" beside it would read as "it happened", so a failure
+        // not seen yet says so in words.
+        <li class:ls-bad=bad class:ls-notyet=!bad data-monitor=key data-seen=bad.to_string()>
+            {move || if bad { "✕ ".to_string() } else { format!("○ {} ", t("mon.not_yet", app.lang.get())) }}
+            {tr(app, key)}{at.map(|s| format!(" (#{s})"))}
         </li>
     }
 }

@@ -18,7 +18,7 @@ pub fn PresetSelect() -> impl IntoView {
             {presets::all().map(|p| view! {
                 <option value=p.id selected=move || app.preset.get() == p.id>{move || p.title(app.lang.get())}</option>
             }).collect_view()}
-            {lean_presets()}
+            {lean_presets(app)}
             <option value=crate::view::url::CUSTOM disabled=true selected=move || presets::find(&app.preset.get()).is_none()>{tr(app, "ui.custom")}</option>
         </select>
     }
@@ -124,12 +124,13 @@ pub fn Settings() -> impl IntoView {
     }
 }
 
-/// The lean bundle lists the other services' presets by id; picking one opens the full bundle.
-fn lean_presets() -> impl IntoView {
+/// The lean bundle lists the other services' presets by title; picking one opens the full
+/// bundle.
+fn lean_presets(app: App) -> impl IntoView {
     (!FULL).then(|| {
         view! {
             <optgroup label="Redis · etcd · SQL">
-                {presets::SERVICE_PRESET_IDS.iter().map(|id| view! { <option value=*id>{format!("{id} →")}</option> }).collect_view()}
+                {move || presets::SERVICE_PRESET_NAMES.iter().map(|p| view! { <option value=p.id>{format!("{} →", p.title(app.lang.get()))}</option> }).collect_view()}
             </optgroup>
         }
     })

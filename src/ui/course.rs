@@ -60,15 +60,7 @@ fn RunBody(ch: &'static Chapter) -> impl IntoView {
             let answer = app.progress.with(|p| p.answer(ch.id, &q));
             return view! { <Quiz q=q answer=answer/> }.into_any();
         }
-        let last = app
-            .questions
-            .with(|qs| qs.iter().map(|q| q.reveal).max())
-            .into_iter()
-            .chain(app.moments.with(|m| m.last().map(|m| m.step)))
-            .max()
-            .unwrap_or(0);
-        let at_end = app.frame.with(|f| f.step >= f.len);
-        if step > 0 && (step >= last || at_end) {
+        if app.takeaway_due() {
             return view! { <Takeaway ch=ch/> }.into_any();
         }
         let intro = (step == 0).then(|| ch.intro(lang));
@@ -198,17 +190,12 @@ pub fn CourseTab() -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let (right, asked) = p.score(c.id);
-                    let mark = match (p.finished(c.id), asked) {
-                        (_, a) if a > 0 => format!(" ✓ {right}/{a}"),
-                        (true, _) => " ✓".to_string(),
-                        _ => String::new(),
-                    };
+                    let mark = p.mark(c.id);
                     view! {
                         <li class:ls-course__here=here == Some(i)>
                             <button class="ls-linkish" data-chapter=c.id aria-current=(here == Some(i)).then_some("step")
                                 on:click=move |_| app.open_chapter(i)>{format!("{}. {}", i + 1, c.title(lang))}</button>
-                            <span class="ls-course__mark">{mark}</span>
+                            <span class="ls-course__mark">{format!(" {mark}")}</span>
                         </li>
                     }
                 })
@@ -221,8 +208,11 @@ pub fn CourseTab() -> impl IntoView {
         Some(view! {
             <h3>{ch.title(lang)}</h3>
             <p class="ls-lesson">{ch.intro(lang)}</p>
-            <h3>{t("learn.takeaway", lang)}</h3>
-            <p class="ls-lesson">{ch.takeaway(lang)}</p>
+            // The takeaway gives the answer away: it appears once the chapter's run has shown it.
+            {(app.takeaway_due() || !matches!(ch.body, Body::Run { .. })).then(|| view! {
+                <h3>{t("learn.takeaway", lang)}</h3>
+                <p id="ls-course-takeaway" class="ls-lesson">{ch.takeaway(lang)}</p>
+            })}
             <button id="ls-learn-leave" on:click=move |_| app.leave_course()>{t("learn.leave", lang)}</button>
         })
     };

@@ -72,6 +72,20 @@ impl App {
             .with(|qs| progress::current(qs, step).cloned())
     }
 
+    /// True once the open run's chapter has shown everything it asks about: its takeaway
+    /// (which gives the answers away) may show from here on, never before.
+    pub fn takeaway_due(&self) -> bool {
+        let (step, at_end) = self.frame.with(|f| (f.step, f.step >= f.len));
+        let last = self
+            .questions
+            .with(|qs| qs.iter().map(|q| q.reveal).max())
+            .into_iter()
+            .chain(self.moments.with(|m| m.last().map(|m| m.step)))
+            .max()
+            .unwrap_or(0);
+        step > 0 && (step >= last || at_end)
+    }
+
     /// True while the question at the cursor waits for an answer (Step and Play wait too).
     pub fn waiting_for_answer(&self) -> bool {
         let Some(ch) = self.chapter_untracked() else {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::state::App;
 use super::tr;
-use crate::sim::matrix::{self, Outcome, Probe, Row, PROBES};
+use crate::sim::matrix::{self, Outcome, Probe, Row, Waits, PROBES};
 use crate::view::i18n::t;
 
 fn probe_key(p: Probe) -> &'static str {
@@ -77,8 +77,8 @@ fn row(app: App, r: Row) -> impl IntoView {
                 }
             }).collect_view()}
             <td>{move || handover.map_or_else(|| t("mx.never", lang()).to_string(), |h| format!("{h} {}", t("mx.ticks", lang())))}</td>
-            <td>{yes(r.reentrant)}</td>
-            <td>{move || t(if r.polls { "mx.polls" } else { "mx.blocks" }, lang())}</td>
+            <td>{move || t(match r.reentrant { None => "mx.no_lock", Some(true) => "mx.yes", Some(false) => "mx.no" }, lang())}</td>
+            <td>{move || t(match r.waits { Waits::Polls => "mx.polls", Waits::Blocks => "mx.blocks", Waits::Never => "mx.no_wait" }, lang())}</td>
             <td>{yes(r.fencing_token)}</td>
             <td>{matrix::tenths(r.requests_x10)}</td>
             <td>{matrix::tenths(r.messages_x10)}</td>

@@ -39,9 +39,10 @@ impl App {
             // Compare columns jump (each draws a still); playback waits a beat per step.
             let speed = SPEEDS[self.speed.get_untracked().min(SPEEDS.len() - 1)].1 as f64 / 100.0;
             self.anim_ms.set_value(300.0 / speed);
+            let pings = self.show_pings.get_untracked();
             let moved = self
                 .cmp
-                .try_update(|c| c.as_mut().is_some_and(|c| c.step()))
+                .try_update(|c| c.as_mut().is_some_and(|c| c.step_skipping(pings)))
                 .unwrap_or(false);
             if !moved {
                 self.playing.set(false);

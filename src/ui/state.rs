@@ -264,7 +264,7 @@ impl App {
         if let Some(p) = presets::find(id) {
             self.load(p.id, p.scenario());
         }
-        if !FULL && presets::SERVICE_PRESET_IDS.contains(&id) {
+        if !FULL && presets::is_service_preset(id) {
             // Only the preset's id travels: the full bundle knows its scenario.
             let mut st = self.url_state();
             (st.preset, st.at, st.run) = (

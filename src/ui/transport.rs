@@ -15,6 +15,13 @@ pub fn Caption() -> impl IntoView {
     let app = expect_context::<App>();
     let key = move || {
         let lang = app.lang.get();
+        // Before the first step the headline says what this run is about.
+        if app.frame.with(|f| f.step == 0) {
+            let preset = app.preset.get();
+            if let Some(p) = crate::sim::presets::find(&preset) {
+                return p.title(lang).to_string();
+            }
+        }
         app.moments_here()
             .iter()
             .map(|m| m.caption(lang))

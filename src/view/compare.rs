@@ -4,6 +4,8 @@
 //! every column up to it; back returns every column to the previous such moment.
 
 use crate::recipes::RecipeKind;
+use crate::sim::progress::silent_holder_limit;
+use crate::sim::scenario::MAX_TICKS;
 use crate::sim::types::Tick;
 use crate::sim::{Command, Lang, Scenario, Simulation};
 
@@ -28,6 +30,8 @@ pub struct Compare {
 const AHEAD: u64 = 2000;
 const QUIET: u64 = 200;
 const MARGIN: u64 = 50;
+/// At most this many heartbeat-only moments are skipped by one step.
+const SKIP_LIMIT: usize = 10_000;
 
 /// The column's scenario: the base scenario with its recipe swapped.
 pub fn column_scenario(base: &Scenario, recipe: RecipeKind) -> Scenario {
@@ -37,12 +41,44 @@ pub fn column_scenario(base: &Scenario, recipe: RecipeKind) -> Scenario {
     }
 }
 
+/// The scenario every column shares. A pause that outlasts the base's own session or lease is
+/// about that expiry, so it is stretched to outlast every column's by the same margin (a
+/// 40-tick pause beyond a 12-tick ZooKeeper session would end well inside a 2 s Redis TTL, and
+/// the learner would conclude that only ZooKeeper is unsafe). A shorter pause stays as it is.
+pub fn shared_scenario(base: &Scenario, recipes: &[RecipeKind]) -> Scenario {
+    let limit = |r: RecipeKind| silent_holder_limit(&column_scenario(base, r));
+    let Some(own) = silent_holder_limit(base) else {
+        return base.clone();
+    };
+    let longest = recipes
+        .iter()
+        .filter_map(|r| limit(*r))
+        .fold(own, Tick::max);
+    let mut sc = base.clone();
+    let mut stretched = false;
+    for f in &mut sc.faults {
+        if let Command::Pause { ticks, .. } = &mut f.command {
+            if *ticks > own && longest > own {
+                *ticks = longest.saturating_add(*ticks - own).min(MAX_TICKS);
+                stretched = true;
+            }
+        }
+    }
+    if stretched {
+        // Waiters that poll do so about twenty times per lease, as lock clients do (a 10 ms
+        // poll against a 2 s lease would fill the columns with hundreds of identical retries).
+        sc.poll = sc.poll.max(longest / 20);
+    }
+    sc
+}
+
 impl Compare {
     pub fn new(base: &Scenario, recipes: &[RecipeKind]) -> Compare {
+        let recipes = &recipes[..recipes.len().min(MAX_COLUMNS)];
+        let base = shared_scenario(base, recipes);
         let mut sims: Vec<Simulation> = recipes
             .iter()
-            .take(MAX_COLUMNS)
-            .map(|r| Simulation::new(column_scenario(base, *r)))
+            .map(|r| Simulation::new(column_scenario(&base, *r)))
             .collect();
         for s in &mut sims {
             s.compute_ahead(AHEAD, QUIET);
@@ -79,6 +115,27 @@ impl Compare {
             .iter()
             .filter_map(|s| s.world().next_action().map(|(t, _)| t.max(s.world().now)))
             .min()
+    }
+
+    /// Steps to the next moment at which something other than a heartbeat happens in some
+    /// column (as Step skips pings on the main stage), or to the very next moment with
+    /// `pings`. False when every column is finished.
+    pub fn step_skipping(&mut self, pings: bool) -> bool {
+        for _ in 0..SKIP_LIMIT {
+            let before: Vec<u64> = self.sims.iter().map(Simulation::cursor).collect();
+            if !self.step() {
+                return false;
+            }
+            let news = self.sims.iter().zip(&before).any(|(s, b)| {
+                s.records()[*b as usize..s.cursor() as usize]
+                    .iter()
+                    .any(|r| pings || !r.heartbeat)
+            });
+            if news {
+                break;
+            }
+        }
+        true
     }
 
     /// Runs every column through everything that happens at the next moment. False when every
@@ -136,7 +193,12 @@ impl Compare {
         self.sims
             .iter()
             .zip(&self.plans)
-            .map(|(s, p)| build(s, p, lang))
+            .map(|(s, p)| Frame {
+                // One clock for every column: each stage shows the shared time, not the time
+                // of its own last step.
+                time: self.time,
+                ..build(s, p, lang)
+            })
             .collect()
     }
 
@@ -192,7 +254,60 @@ mod tests {
         cmp.back();
         assert!(cmp.time < end);
         let f = cmp.frames(Lang::Zh);
+        assert!(
+            f.iter().all(|f| f.time == cmp.time),
+            "one clock on every stage"
+        );
         assert_eq!(f.len(), 4);
         assert_eq!(f[1].service, crate::services::ServiceKind::Redis);
+    }
+
+    #[test]
+    fn a_pause_beyond_the_session_outlasts_every_columns_lease() {
+        let base = presets::find("gc-pause").unwrap().scenario();
+        let recipes = [
+            RecipeKind::Curator,
+            RecipeKind::RedisLease,
+            RecipeKind::EtcdMutex,
+            RecipeKind::SqlRowLock,
+        ];
+        let pause = |sc: &Scenario| {
+            sc.faults.iter().find_map(|f| match f.command {
+                Command::Pause { ticks, .. } => Some(ticks),
+                _ => None,
+            })
+        };
+        let shared = shared_scenario(&base, &recipes);
+        let etcd = silent_holder_limit(&column_scenario(&base, RecipeKind::EtcdMutex)).unwrap();
+        assert!(pause(&shared).unwrap() > etcd, "{shared:?}");
+        let short = Scenario {
+            faults: vec![],
+            ..base.clone()
+        };
+        assert_eq!(
+            shared_scenario(&short, &recipes),
+            short,
+            "no pause: unchanged"
+        );
+        let mut cmp = Compare::new(&base, &recipes);
+        let mut steps = 0;
+        while cmp.step_skipping(false) {
+            steps += 1;
+            assert!(steps < 5000, "stepping ends");
+        }
+        let believers: Vec<bool> = cmp
+            .sims
+            .iter()
+            .map(|s| s.world().monitors.belief.is_some())
+            .collect();
+        assert_eq!(
+            believers,
+            [true, true, true, false],
+            "every lease runs out; FOR UPDATE holds"
+        );
+        assert!(
+            steps < 250,
+            "heartbeats skipped, polls at a lease's pace: {steps} steps"
+        );
     }
 }

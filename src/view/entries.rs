@@ -35,6 +35,8 @@ pub struct Ghost {
     pub age: u64,
     /// Deleted by the service's own clock (a session expiry, a TTL).
     pub expired: bool,
+    /// Gone in a failover: the new primary never had it (a write the replica never got).
+    pub lost: bool,
     /// Not a ghost: a node that does not exist and is watched.
     pub phantom: bool,
 }
@@ -158,7 +160,12 @@ fn mark_orphans(w: &World, rows: &mut [EntryRow]) {
 }
 
 /// The ghosts and watched missing nodes at `step`.
-pub fn ghosts(plan: &Plan, step: u64, expired_at: &dyn Fn(u64) -> bool) -> Vec<Ghost> {
+pub fn ghosts(
+    plan: &Plan,
+    step: u64,
+    expired_at: &dyn Fn(u64) -> bool,
+    lost_at: &dyn Fn(u64) -> bool,
+) -> Vec<Ghost> {
     let gone = |l: &Life| l.phantom || l.died.is_some_and(|d| step >= d);
     plan.shown(step)
         .filter(|(_, l)| gone(l))
@@ -169,6 +176,7 @@ pub fn ghosts(plan: &Plan, step: u64, expired_at: &dyn Fn(u64) -> bool) -> Vec<G
             row,
             age: l.died.map_or(0, |d| step - d),
             expired: !l.phantom && l.died.is_some_and(expired_at),
+            lost: !l.phantom && l.died.is_some_and(lost_at),
             phantom: l.phantom,
         })
         .collect()

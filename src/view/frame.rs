@@ -4,13 +4,14 @@
 use super::entries::{self, EntryRow, Ghost};
 use super::i18n::t;
 use super::lanes::{self, ClientRow};
+pub use super::messages::MessageDot;
+use super::messages::{arrived, messages};
 use super::plan::Plan;
 use crate::narrate::Key;
 use crate::services::{ReplicaState, ServiceKind};
-use crate::sim::network::Envelope;
+use crate::sim::app::AppState;
 use crate::sim::resource::WriteRecord;
-use crate::sim::step::Delivered;
-use crate::sim::types::{Node, Payload, Tick};
+use crate::sim::types::Tick;
 use crate::sim::{Lang, Simulation, StepRecord, World};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -34,28 +35,6 @@ pub struct Firing {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct MessageDot {
-    pub id: u64,
-    pub client: Option<usize>,
-    /// Towards the client (a reply or an event) or away from it.
-    pub inbound: bool,
-    pub to_resource: bool,
-    pub sent_at: Tick,
-    pub deliver_at: Tick,
-    /// How far along its wire at this frame's time (0..=1).
-    pub progress: f32,
-    /// The operation ("create2", "NodeDeleted").
-    pub op: String,
-    pub label: String,
-    pub lost: bool,
-    pub heartbeat: bool,
-    /// A pushed watch event rather than an answer.
-    pub event: bool,
-    /// The message in full, field by field.
-    pub wire: Vec<(String, String)>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
 pub struct ResourceView {
     /// Whether anything uses it in this run.
     pub used: bool,
@@ -68,6 +47,8 @@ pub struct ResourceView {
     pub first_lost: Option<WriteRecord>,
     pub accepted: u64,
     pub rejected: u64,
+    /// Every client has finished its rounds: the ticks they spent waiting for the lock in all.
+    pub all_done: Option<Tick>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -132,9 +113,14 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
     let past = &sim.records()[..step as usize];
     let current = sim.current();
     let created = current.map(|r| r.created.clone()).unwrap_or_default();
-    let expired_at = |d: u64| {
+    let died_by = |d: u64, keys: &[Key]| {
         past.get(d.saturating_sub(1) as usize)
-            .is_some_and(|r| matches!(r.narration.key, Key::SessionExpires | Key::SvcExpiry))
+            .is_some_and(|r| keys.contains(&r.narration.key))
+    };
+    let expired_at = |d: u64| died_by(d, &[Key::SessionExpires, Key::SvcExpiry]);
+    let lost_at = |d: u64| {
+        past.get(d.saturating_sub(1) as usize)
+            .is_some_and(|r| is_failover(r.narration.key))
     };
     let used = sim.scenario().resource_io;
     Frame {
@@ -158,7 +144,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
                 .collect()
         },
         tree: entries::rows(w, plan, step, &created),
-        ghosts: entries::ghosts(plan, step, &expired_at),
+        ghosts: entries::ghosts(plan, step, &expired_at, &lost_at),
         headers: plan.headers().map(|(r, p)| (r, p.to_string())).collect(),
         rows: plan.rows,
         watches: watches(w),
@@ -227,6 +213,9 @@ fn resource(w: &World, used: bool, ids: bool) -> ResourceView {
         first_lost: r.first_lost.clone(),
         accepted: r.accepted,
         rejected: r.rejected,
+        all_done: (!w.clients.is_empty()
+            && w.clients.iter().all(|c| c.app.state == AppState::Done))
+        .then(|| w.clients.iter().map(|c| c.app.wait_total).sum()),
     }
 }
 
@@ -261,87 +250,6 @@ fn watches(w: &World) -> Vec<WatchEdge> {
 
 /// What a message is, in a word or two: a request's operation ("create2"), a reply's
 /// operation and result ("create2 → NodeExists"), an event's type ("NodeDeleted").
-fn op(label: &str, wire: &[(String, String)]) -> String {
-    let first = label
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .trim_end_matches(':')
-        .to_string();
-    let get = |k: &str| {
-        wire.iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.as_str())
-    };
-    match (get("op"), get("result")) {
-        (Some(op), Some(result)) if op != first => format!(
-            "{op} → {}",
-            result.split_whitespace().next().unwrap_or(result)
-        ),
-        // A reconnect is a connect request that names its session.
-        _ if first == "reconnect" => "connect".into(),
-        _ => first,
-    }
-}
-
-fn ends(from: Node, to: Node) -> (Option<usize>, bool, bool) {
-    let (client, inbound) = match (from, to) {
-        (Node::Client(c), _) => (Some(c), false),
-        (_, Node::Client(c)) => (Some(c), true),
-        _ => (None, false),
-    };
-    (
-        client,
-        inbound,
-        to == Node::Resource || from == Node::Resource,
-    )
-}
-
-fn messages(w: &World) -> Vec<MessageDot> {
-    let dot = |e: &Envelope| {
-        let span = e.deliver_at.saturating_sub(e.sent_at).max(1) as f32;
-        let progress = (w.now.saturating_sub(e.sent_at) as f32 / span).clamp(0.0, 1.0);
-        let (client, inbound, to_resource) = ends(e.from, e.to);
-        let label = e.payload.label();
-        let wire = e.payload.wire().0;
-        MessageDot {
-            id: e.id,
-            client,
-            inbound,
-            to_resource,
-            sent_at: e.sent_at,
-            deliver_at: e.deliver_at,
-            progress,
-            op: op(&label, &wire),
-            label,
-            lost: e.lost,
-            heartbeat: e.payload.background() && e.payload != Payload::Hangup,
-            event: matches!(&e.payload, Payload::Down(d) if d.is_event()),
-            wire,
-        }
-    };
-    w.net.in_flight().chain(w.net.lost()).map(dot).collect()
-}
-
-fn arrived(d: &Delivered, now: Tick) -> MessageDot {
-    let (client, inbound, to_resource) = ends(d.from, d.to);
-    MessageDot {
-        id: d.id,
-        client,
-        inbound,
-        to_resource,
-        sent_at: d.sent_at,
-        deliver_at: now,
-        progress: 1.0,
-        op: op(&d.label, &d.wire.0),
-        label: d.label.clone(),
-        lost: d.lost,
-        heartbeat: d.heartbeat,
-        event: d.label.starts_with("Node") || d.label.starts_with("watch"),
-        wire: d.wire.0.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,7 +58,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.key_frames", "Key frames", "关键帧"),
     ("ui.legend", "What the shapes mean", "图形含义"),
     ("ui.client_hint", "Click a client on the stage for its actions and faults; click an entry or a message to see it in full.", "点击舞台上的客户端可执行操作和注入故障；点击条目或消息可查看完整内容。"),
-    ("tab.lesson", "Lesson", "课程"),
+    ("tab.lesson", "Lesson", "场景说明"),
     ("tab.settings", "Settings", "设置"),
     ("tab.course", "Course", "教程"),
     ("learn.open", "Learn", "学习"),
@@ -111,6 +111,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("act.heal", "Heal", "恢复网络"),
     ("act.expire", "Expire session", "使会话过期"),
     ("act.drop", "Drop next reply", "丢弃下一个应答"),
+    ("mon.not_yet", "not yet:", "尚未发生："),
     ("mon.belief", "Two clients believe they hold the lock", "两个客户端都认为自己持有锁"),
     ("mon.ownership", "Mutual exclusion broken: the lock service itself shows two holders", "互斥被破坏：锁服务本身显示有两个持锁者"),
     ("mon.lost_update", "The resource lost an update (or issued a duplicate ID)", "资源丢失了一次更新（或分配了重复 ID）"),
@@ -187,6 +188,8 @@ const SVC_LABELS: &[(&str, &str, &str)] = &[
     ("mx.yes", "yes", "是"),
     ("mx.no", "no", "否"),
     ("mx.polls", "polls", "轮询"),
+    ("mx.no_wait", "never waits (no lock)", "从不等待（没有锁）"),
+    ("mx.no_lock", "— (no lock)", "—（没有锁）"),
     ("mx.blocks", "blocks / watches", "阻塞 / 监视"),
 ];
 #[cfg(not(feature = "services"))]

@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod i18n;
 pub mod lanes;
 pub mod learn;
+pub mod messages;
 pub mod palette;
 pub mod plan;
 pub mod scene;

@@ -68,10 +68,33 @@ test('a wrong answer says so, and the answer is kept across a reload', () => wit
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong');
   assert.match(await page.locator('#ls-quiz-feedback').innerText(), /不对/);
   assert.equal(await page.locator('#ls-quiz .ls-quiz__opt--right').count(), 1, 'the right option is marked');
+  const mark = await page.locator('#ls-course li:has([data-chapter="queue"]) .ls-course__mark').innerText();
+  assert.doesNotMatch(mark, /✓/, `a wrong answer is never marked with a tick: "${mark}"`);
+  assert.match(mark, /✗ 0\/1/);
   await page.reload();
   await page.locator('#ls-stage').waitFor();
   await stepToQuestion(page);
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong', 'kept in localStorage');
+}));
+
+test('the takeaway stays hidden until the run has answered the question', () => withPage('takeaway', 'learn=ids', async (page) => {
+  const hidden = async (where) => {
+    assert.equal(await page.locator('#ls-learn-takeaway').count(), 0, `no takeaway in the chapter box ${where}`);
+    assert.equal(await page.locator('#ls-course-takeaway').count(), 0, `no takeaway in the drawer ${where}`);
+  };
+  await hidden('at the start');
+  await stepToQuestion(page);
+  await hidden('while the question waits');
+  await page.locator('#ls-quiz [data-right="true"]').click();
+  const reveal = Number(await page.locator('#ls-quiz').getAttribute('data-reveal'));
+  for (let i = 0; i < 3000 && (await position(page)).step < reveal; i++) {
+    if ((await position(page)).step < reveal - 1) await hidden(`before the reveal (step ${(await position(page)).step} < ${reveal})`);
+    await page.locator('#ls-step').click();
+  }
+  // The run goes on to its last key frame; the takeaway comes once it is reached.
+  for (let i = 0; i < 3000 && !(await page.locator('#ls-learn-takeaway').count()); i++) await page.locator('#ls-step').click();
+  assert.ok(await page.locator('#ls-learn-takeaway').count(), 'the takeaway at the end');
+  assert.ok((await position(page)).step >= reveal);
 }));
 
 test('a link opens a chapter at a frame', () => withPage('link', 'learn=wakeup&at=30', async (page) => {

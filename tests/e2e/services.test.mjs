@@ -45,6 +45,11 @@ test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows wh
   assert.deepEqual(await cols.evaluateAll((els) => els.map((e) => e.dataset.recipe)), ['curator', 'redis_lease', 'etcd_mutex', 'sql_row_lock']);
   assert.equal(await page.locator('.ls-compare__col svg.ls-compare__stage .ls-card').count() > 0, true, 'each column draws its own stage');
   assert.equal(await page.locator('.ls-compare__col svg.ls-compare__stage').count(), 4);
+  // Before anything has happened, no verdict mark can be read as "it happened".
+  const marks = await page.locator('.ls-compare__monitors li').allInnerTexts();
+  assert.equal(marks.length, 16);
+  for (const m of marks) assert.match(m, /^○ not yet: /, `an unseen failure says "not yet": ${m}`);
+  assert.equal(await page.locator('.ls-compare__monitors li.ls-good').count(), 0);
   for (let i = 0; i < 5; i++) await page.locator('#ls-cmp-step').click();
   const t1 = Number((await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0]);
   assert.ok(t1 > 0);
@@ -59,11 +64,30 @@ test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows wh
   const flag = (recipe, mon) => page.locator(`[data-recipe="${recipe}"] [data-monitor="${mon}"]`).getAttribute('class');
   assert.match(await flag('redis_lease', 'mon.lost_update'), /ls-bad/);
   assert.match(await flag('curator', 'mon.belief'), /ls-bad/);
-  assert.match(await flag('curator', 'mon.lost_update'), /ls-good/);
-  assert.match(await flag('sql_row_lock', 'mon.belief'), /ls-good/);
+  assert.match(await flag('curator', 'mon.lost_update'), /ls-notyet/);
+  assert.match(await flag('sql_row_lock', 'mon.belief'), /ls-notyet/);
+  // One clock: every column's stage shows the shared time.
+  const shared = (await page.locator('#ls-cmp-time').innerText()).match(/\d+/)[0];
+  const stageTimes = await page.locator('.ls-compare__col svg.ls-compare__stage').evaluateAll((els) => els.map((e) => e.querySelector('.ls-clock')?.textContent.match(/t = (\d+)/)?.[1] ?? null));
+  assert.equal(stageTimes.length, 4);
+  for (const t of stageTimes) assert.equal(t, shared, `a column's stage shows t=${t}, the shared clock ${shared}`);
   assert.match(page.url(), /compare=curator%2Credis_lease%2Cetcd_mutex%2Csql_row_lock/);
   await page.selectOption('[data-column="3"]', '');
   assert.equal(await cols.count(), 3);
+}));
+
+test('compare mode on gc-pause: every leased lock breaks, the row lock holds (the pause outlasts every lease)', () => withPage('compare-gc', 'full.html?preset=gc-pause&compare=curator,redis_lease,etcd_mutex,sql_row_lock', async (page) => {
+  const cols = page.locator('.ls-compare__col');
+  await cols.first().waitFor();
+  await page.selectOption('#ls-cmp-speed', '4');
+  await page.locator('#ls-cmp-play').click();
+  await page.waitForFunction(() => document.querySelector('#ls-cmp-play').textContent === 'Play', null, { timeout: 30000 });
+  const flag = (recipe, mon) => page.locator(`[data-recipe="${recipe}"] [data-monitor="${mon}"]`).getAttribute('class');
+  for (const r of ['curator', 'redis_lease', 'etcd_mutex']) {
+    assert.match(await flag(r, 'mon.belief'), /ls-bad/, `${r}: two believers once the pause outlasts its lease`);
+    assert.match(await flag(r, 'mon.lost_update'), /ls-bad/, `${r}: without fencing an update is lost`);
+  }
+  assert.match(await flag('sql_row_lock', 'mon.belief'), /ls-notyet/, 'FOR UPDATE holds the row through the pause');
 }));
 
 test('the requirements matrix is computed and a cell opens its run', () => withPage('matrix', '', async (page) => {
@@ -78,6 +102,9 @@ test('the requirements matrix is computed and a cell opens its run', () => withP
   assert.match(await cell('sql_insert', 'mx.crash').getAttribute('class'), /ls-mx--stuck/);
   assert.match(await cell('sql_row_lock', 'mx.failover').getAttribute('class'), /ls-mx--unsafe/);
   assert.match(await page.locator('#ls-matrix tr[data-recipe="sql_row_lock"]').innerText(), /blocks/);
+  const none = await page.locator('#ls-matrix tr[data-recipe="none"]').innerText();
+  assert.match(none, /never waits/);
+  assert.doesNotMatch(none, /blocks|yes/, `the no-lock row claims nothing it does not do: ${none}`);
   await cell('sql_insert', 'mx.crash').locator('button').click();
   await page.locator('#ls-matrix').waitFor({ state: 'detached' });
   await page.locator('#ls-last').click();

@@ -48,6 +48,9 @@ pub struct KeyRow {
 }
 
 impl Row for KeyRow {
+    fn no_expiry(&self) -> [&'static str; 2] {
+        ["no TTL (-1)", "无过期 (-1)"]
+    }
     fn id(&self) -> String {
         if self.replica {
             format!("replica:{}", self.key)

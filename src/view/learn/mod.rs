@@ -130,12 +130,19 @@ impl Chapter {
         let Body::Run { preset, poses } = self.body else {
             return Vec::new();
         };
-        let mut k: Vec<Kind> = crate::sim::presets::find(preset)
+        let own: Vec<Kind> = crate::sim::presets::find(preset)
             .map(|p| p.moments.to_vec())
             .unwrap_or_default();
+        let mut k = own.clone();
         for p in poses {
             k.push(p.at);
-            k.extend_from_slice(p.ask.reveals());
+            // A reveal kind the preset already stops at answers the question; adding the
+            // others would end the chapter on a frame that contradicts its takeaway (the
+            // herd's last release, with one waiter left, is a hand-off).
+            let reveals = p.ask.reveals();
+            if !reveals.iter().any(|r| *r != p.at && own.contains(r)) {
+                k.extend_from_slice(reveals);
+            }
         }
         k.sort();
         k.dedup();
@@ -146,7 +153,7 @@ impl Chapter {
     /// search (the exhaustive checker stays out of the lean first page's budget).
     pub fn needs_full(&self) -> bool {
         match self.body {
-            Body::Run { preset, .. } => crate::sim::presets::SERVICE_PRESET_IDS.contains(&preset),
+            Body::Run { preset, .. } => crate::sim::presets::is_service_preset(preset),
             Body::Matrix | Body::Search { .. } => true,
         }
     }

@@ -58,6 +58,18 @@ impl Progress {
         mine.fold((0, 0), |(r, n), (_, a)| (r + usize::from(a.right), n + 1))
     }
 
+    /// The chapter list's mark: a tick only when every answer was right (or, with none
+    /// given, when the chapter was finished), a cross when none was, the bare score between.
+    pub fn mark(&self, chapter: &str) -> String {
+        match self.score(chapter) {
+            (r, a) if a > 0 && r == a => format!("✓ {r}/{a}"),
+            (0, a) if a > 0 => format!("✗ 0/{a}"),
+            (r, a) if a > 0 => format!("{r}/{a}"),
+            _ if self.finished(chapter) => "✓".to_string(),
+            _ => String::new(),
+        }
+    }
+
     /// The stored form: `done:id,id;id@step=chosen+|-;…`.
     pub fn to_text(&self) -> String {
         let done: Vec<&str> = self.finished.iter().map(String::as_str).collect();
@@ -147,6 +159,17 @@ mod tests {
         assert_eq!(back, p);
         assert_eq!(back.score("herd"), (1, 2));
         assert!(back.finished("ids") && !back.finished("herd"));
+        assert_eq!(back.mark("herd"), "1/2", "one wrong answer: no tick");
+        assert_eq!(back.mark("ids"), "✓");
+        assert_eq!(back.mark("queue"), "");
+        let mut wrong = Progress::default();
+        wrong.choose("herd", &q(10, 20), 0);
+        wrong.finish("herd");
+        assert_eq!(
+            wrong.mark("herd"),
+            "✗ 0/1",
+            "a wrong answer is never ticked"
+        );
     }
 
     #[test]

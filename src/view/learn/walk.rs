@@ -9,7 +9,7 @@ use crate::view::learn::{course, Ask, Body};
 
 /// A preset of the other lock services, known to the lean bundle by id only.
 fn lean_knows(preset: &str) -> bool {
-    cfg!(not(feature = "services")) && presets::SERVICE_PRESET_IDS.contains(&preset)
+    cfg!(not(feature = "services")) && presets::is_service_preset(preset)
 }
 
 fn loaded(preset: &str) -> Simulation {

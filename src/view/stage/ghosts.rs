@@ -60,6 +60,8 @@ impl Builder<'_> {
             (VIOLATION, "watch-missing")
         } else if gh.expired {
             (VIOLATION, "expired")
+        } else if gh.lost {
+            (VIOLATION, "failover-lost")
         } else {
             (NOBODY, "deleted")
         };
@@ -91,9 +93,10 @@ impl Builder<'_> {
             return;
         }
         let size = g.row_size();
-        let word = match (gh.phantom, gh.expired) {
-            (true, _) => self.say("no such node · watched", "节点不存在 · 被监视"),
-            (_, true) => self.say("expired", "已过期"),
+        let word = match (gh.phantom, gh.expired, gh.lost) {
+            (true, _, _) => self.say("no such node · watched", "节点不存在 · 被监视"),
+            (_, true, _) => self.say("expired", "已过期"),
+            (_, _, true) => self.say("lost in the failover", "故障转移中丢失"),
             _ => self.say("deleted", "已删除"),
         };
         let cy = y + h / 2.0;

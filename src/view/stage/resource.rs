@@ -63,7 +63,9 @@ impl Builder<'_> {
             .attr("stroke-width", "1.5"),
         );
         let big = self.g.ty.big;
-        let title = if res.ids {
+        let title = if let Some(waited) = res.all_done {
+            self.done_title(waited)
+        } else if res.ids {
             self.say(
                 format!("ID generator · last ID {}", res.value),
                 format!("ID 生成器 · 最近的 ID {}", res.value),
@@ -74,24 +76,37 @@ impl Builder<'_> {
                 format!("受保护的计数器 = {}", res.value),
             )
         };
-        let fence = match (res.fencing, res.highest_token) {
-            (true, 0) if res.writes.is_empty() => {
-                self.say("fencing on · no token seen yet", "启用防护 · 尚未见过令牌")
-            }
-            (true, 0) if res.writes.iter().all(|w| w.token == 0) => self.say(
-                "fencing on, but every token is 0: nothing to compare",
-                "启用防护，但令牌全是 0：无从比较",
+        // Green only where fencing can work: tokens that order the writes. A lock without
+        // tokens (every write carries 0) fences nothing, which is a warning, not a success.
+        let (fence, fence_fill) = match (res.fencing, res.highest_token) {
+            (true, 0) if res.writes.is_empty() => (
+                self.say("fencing on · no token seen yet", "启用防护 · 尚未见过令牌"),
+                MUTED,
             ),
-            (true, t) => self.say(
-                format!("fencing on · highest token seen {t}"),
-                format!("启用防护 · 见过的最大令牌 {t}"),
+            (true, 0) if res.writes.iter().all(|w| w.token == 0) => (
+                self.say(
+                    "fencing on, but every token is 0: nothing to compare",
+                    "启用防护，但令牌全是 0：无从比较",
+                ),
+                VIOLATION,
             ),
-            (false, _) => self.say(
-                "no fencing: any write is accepted",
-                "无防护令牌：任何写入都会被接受",
+            (true, t) => (
+                self.say(
+                    format!("fencing on · highest token seen {t}"),
+                    format!("启用防护 · 见过的最大令牌 {t}"),
+                ),
+                OK,
+            ),
+            (false, _) => (
+                self.say(
+                    "no fencing: any write is accepted",
+                    "无防护令牌：任何写入都会被接受",
+                ),
+                MUTED,
             ),
         };
-        let ty = big as f32 * 0.36;
+        // Once everyone is done, the title is the run's outcome and takes the whole line.
+        let done = res.all_done.is_some();
         let t = self.label(
             "res:title".into(),
             r.x + 12.0,
@@ -99,24 +114,31 @@ impl Builder<'_> {
             big,
             Anchor::Start,
             &title,
-            r.w * 0.55,
+            if done { r.w - 24.0 } else { r.w * 0.55 },
             "ls-resource__title",
         );
-        t.fill = Some(INK);
+        t.fill = Some(if done && res.first_lost.is_some() {
+            VIOLATION
+        } else {
+            INK
+        });
         t.attrs.push(("font-weight", "600".into()));
-        let small = self.g.ty.small;
-        let f = self.label(
-            "res:fence".into(),
-            r.right() - 12.0,
-            r.y + big as f32 + 5.0,
-            small,
-            Anchor::End,
-            &fence,
-            r.w * 0.42,
-            "ls-resource__fence",
-        );
-        f.fill = Some(if res.fencing { OK } else { MUTED });
-        let _ = ty;
+        if done {
+            t.data.push(("evidence", "all-done".into()));
+        } else {
+            let small = self.g.ty.small;
+            let f = self.label(
+                "res:fence".into(),
+                r.right() - 12.0,
+                r.y + big as f32 + 5.0,
+                small,
+                Anchor::End,
+                &fence,
+                r.w * 0.42,
+                "ls-resource__fence",
+            );
+            f.fill = Some(fence_fill);
+        }
         let (lines, cols) = (self.g.ledger_lines(), self.g.ledger_columns());
         let per = (lines / cols).max(1);
         let col_w = (r.w - 24.0) / cols as f32;
@@ -144,6 +166,37 @@ impl Builder<'_> {
                 "ls-ledger",
             );
             t.fill = Some(MUTED);
+        }
+    }
+
+    /// The run's outcome once every client is done: what the lock bought and what it cost.
+    fn done_title(&self, waited: u64) -> String {
+        let res = &self.f.resource;
+        let v = res.value;
+        let redone = match res.rejected {
+            0 => (String::new(), String::new()),
+            n => (
+                format!(" · {n} stale write rejected, redone"),
+                format!(" · {n} 次过期写入被拒后重做"),
+            ),
+        };
+        match (res.ids, res.first_lost.is_some()) {
+            (true, false) => self.say(
+                format!("IDs 1–{v}, each handed out once · {waited} ticks spent waiting"),
+                format!("ID 1–{v}，每个只分配一次 · 共等待 {waited} 个时钟单位"),
+            ),
+            (true, true) => self.say(
+                format!("Last ID {v}: an ID was handed out twice"),
+                format!("最后的 ID {v}：有 ID 被分配了两次"),
+            ),
+            (false, false) => self.say(
+                format!("Counter = {v}: every increment counted{}", redone.0),
+                format!("计数器 = {v}：每次递增都被记下{}", redone.1),
+            ),
+            (false, true) => self.say(
+                format!("Counter = {v}: an update was lost"),
+                format!("计数器 = {v}：丢失了一次更新"),
+            ),
         }
     }
 

@@ -255,7 +255,10 @@ impl Builder<'_> {
                 add(
                     self,
                     "ttl",
-                    self.say("no TTL (-1)", "无过期 (-1)"),
+                    {
+                        let [en, zh] = r.entry.no_expiry();
+                        self.say(en, zh)
+                    },
                     VIOLATION,
                     "#ffffff",
                     Some("ttl-none"),

@@ -40,8 +40,8 @@ pub struct UrlState {
 impl UrlState {
     /// Whether this state needs the full bundle (another lock service, compare mode, matrix).
     pub fn needs_full(&self) -> bool {
-        let foreign_preset = presets::find(&self.preset).is_none()
-            && presets::SERVICE_PRESET_IDS.contains(&self.preset.as_str());
+        let foreign_preset =
+            presets::find(&self.preset).is_none() && presets::is_service_preset(&self.preset);
         let chapter = self
             .learn
             .as_deref()
@@ -102,7 +102,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             }
             // The lean bundle hands these over to the full one; "custom" names a scenario that
             // is no preset (a matrix probe, an import), carried whole in `scenario`.
-            None if presets::SERVICE_PRESET_IDS.contains(&p) => st.preset = p.into(),
+            None if presets::is_service_preset(p) => st.preset = p.into(),
             // The base `to_query` writes a custom scenario's differences against.
             None if p == CUSTOM => {
                 st.preset = p.into();
