@@ -292,3 +292,55 @@ fn curator_acquire_timeout_deletes_its_own_node_and_gives_up() {
     assert_eq!(sim.world().clients[1].app.acquisitions, 0);
     assert!(sim.world().monitors.belief.is_none());
 }
+
+#[test]
+fn sequential_and_no_recheck_use_the_scenarios_lock_path_and_create_its_parents() {
+    use lockstep::recipes::RecipeKind;
+    use lockstep::sim::Scenario;
+    for recipe in [RecipeKind::Sequential, RecipeKind::NoRecheck] {
+        for exists in [true, false] {
+            let sc = Scenario {
+                recipe,
+                clients: 2,
+                lock_path: Some("/a/b".into()),
+                lock_dir_exists: exists,
+                ..Scenario::default()
+            };
+            let mut sim = Simulation::new(sc);
+            sim.run_steps(2000);
+            let creates: Vec<&str> = requests(&sim, "create")
+                .map(|r| r.narration.a.as_str())
+                .collect();
+            assert!(
+                creates.iter().any(|a| a.contains("/a/b/lock-")),
+                "{recipe:?} (dir exists: {exists}) creates its node in /a/b: {creates:?}"
+            );
+            assert!(
+                creates.iter().all(|a| !a.contains("/locks")),
+                "{recipe:?} never touches the default /locks: {creates:?}"
+            );
+            let done = sim.world().clients.iter().all(|c| c.app.acquisitions > 0);
+            assert!(
+                done,
+                "{recipe:?} (dir exists: {exists}): every client got the lock"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_lock_path_under_zookeeper_is_refused() {
+    use lockstep::sim::Scenario;
+    for p in ["/zookeeper/x", "/zookeeper", "/zookeeper/quota/y"] {
+        let sc = Scenario {
+            lock_path: Some(p.into()),
+            ..Scenario::default()
+        };
+        assert!(sc.validate().is_err(), "{p} accepted");
+    }
+    let ok = Scenario {
+        lock_path: Some("/zookeeperx".into()),
+        ..Scenario::default()
+    };
+    assert!(ok.validate().is_ok());
+}

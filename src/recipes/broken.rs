@@ -16,23 +16,40 @@
 //!    NodeCreated and then has no watch at all).
 
 use super::decide::{gets_the_lock, name_of, sorted, Verdict};
-use super::sequential::list;
+use super::sequential::{list, next_dir, on_the_way, parent, persistent};
 use super::{create_seq, czxid_of, zk, Phase, RecipeIn, RecipeOut, ZkIn, LOCK_DIR, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, EventType, Request, Response};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NoRecheck {
     pub phase: Phase,
     pub my_node: Option<String>,
     token: i64,
+    /// The lock directory (the scenario's lock path, default `/locks`).
+    dir: String,
+}
+
+impl Default for NoRecheck {
+    fn default() -> Self {
+        NoRecheck::new(LOCK_DIR)
+    }
 }
 
 impl NoRecheck {
+    pub fn new(dir: &str) -> Self {
+        NoRecheck {
+            phase: Phase::Idle,
+            my_node: None,
+            token: 0,
+            dir: dir.to_string(),
+        }
+    }
+
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
         match ZkIn::from(input) {
             ZkIn::Acquire if self.phase == Phase::Idle => {
                 self.phase = Phase::Creating;
-                vec![zk(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+                vec![zk(create_seq(format!("{}/lock-", self.dir), b""))]
             }
             ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
@@ -52,13 +69,34 @@ impl NoRecheck {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, result) {
+            // As the sequential recipe: a missing directory is created, ancestors first.
+            (Request::Create { path, .. }, Err(ErrorCode::NoNode))
+                if path.starts_with(&format!("{}/lock-", self.dir)) =>
+            {
+                vec![zk(persistent(&self.dir))]
+            }
+            (Request::Create { path, .. }, Err(ErrorCode::NoNode))
+                if on_the_way(&self.dir, path) =>
+            {
+                vec![zk(persistent(parent(path)))]
+            }
+            (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists))
+                if on_the_way(&self.dir, path) =>
+            {
+                let next = next_dir(&self.dir, path);
+                let path = next.unwrap_or_else(|| format!("{}/lock-", self.dir));
+                match path.ends_with("/lock-") {
+                    true => vec![zk(create_seq(path, b""))],
+                    false => vec![zk(persistent(&path))],
+                }
+            }
             (Request::Create { .. }, r @ Ok(_)) => {
                 let (path, _) = czxid_of(&r).unwrap_or_default();
                 let token = super::sequence_token(&path);
                 self.my_node = Some(path);
                 self.token = token;
                 self.phase = Phase::Listing;
-                vec![zk(list())]
+                vec![zk(list(&self.dir))]
             }
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
                 let mine = self
@@ -69,7 +107,7 @@ impl NoRecheck {
                     .to_string();
                 match gets_the_lock(&sorted(&children, &["lock-"]), &mine, 1) {
                     Verdict::WaitFor(p) => {
-                        let path = format!("{LOCK_DIR}/{p}");
+                        let path = format!("{}/{p}", self.dir);
                         self.phase = Phase::Watching(path.clone());
                         vec![zk(Request::Exists { path, watch: true })]
                     }

@@ -207,12 +207,12 @@ recipes! {
     #[cfg(all())] {
     None(NoLock) for None => |_| NoLock::default(),
     Naive(naive::Naive) for Naive => |_| naive::Naive::default(),
-    Sequential(sequential::Sequential) for Sequential => |_| sequential::Sequential::default(),
+    Sequential(sequential::Sequential) for Sequential => |c: &RecipeConfig| sequential::Sequential::new(c.lock_dir()),
     Curator(curator::Curator) for Curator => curator::Curator::mutex,
     Rwlock(curator::Curator) for Rwlock => curator::Curator::rwlock,
     Semaphore(curator::Semaphore) for CuratorSemaphore => curator::Semaphore::new,
     Kazoo(kazoo::KazooLock) for Kazoo => kazoo::KazooLock::new,
-    NoRecheck(broken::NoRecheck) for NoRecheck => |_| broken::NoRecheck::default(),
+    NoRecheck(broken::NoRecheck) for NoRecheck => |c: &RecipeConfig| broken::NoRecheck::new(c.lock_dir()),
     LostWakeup(broken::LostWakeup) for LostWakeup => |_| broken::LostWakeup::default(),
     }
     #[cfg(feature = "services")] {

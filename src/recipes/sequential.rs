@@ -18,30 +18,77 @@ use super::decide::{gets_the_lock, name_of, sorted, Verdict};
 use super::{create_seq, czxid_of, zk, Phase, RecipeIn, RecipeOut, SessionEvent, ZkIn, LOCK_DIR};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Sequential {
     pub phase: Phase,
     pub my_node: Option<String>,
     token: i64,
     restart_on_session: bool,
+    /// The lock directory (the scenario's lock path, default `/locks`).
+    dir: String,
 }
 
-pub(crate) fn list() -> Request {
+impl Default for Sequential {
+    fn default() -> Self {
+        Sequential::new(LOCK_DIR)
+    }
+}
+
+pub(crate) fn list(dir: &str) -> Request {
     Request::GetChildren {
-        path: LOCK_DIR.into(),
+        path: dir.into(),
         watch: false,
     }
 }
 
+/// After `done` (an ancestor of `dir`, or `dir` itself) exists: the next directory to create on
+/// the way down to `dir`, or `None` when `dir` is there.
+pub(crate) fn next_dir(dir: &str, done: &str) -> Option<String> {
+    let rest = dir.strip_prefix(done)?.strip_prefix('/')?;
+    let step = rest.split('/').next()?;
+    Some(format!("{done}/{step}"))
+}
+
+/// Whether `path` is `dir` or one of its ancestors (not `/`).
+pub(crate) fn on_the_way(dir: &str, path: &str) -> bool {
+    path.len() > 1 && (dir == path || dir.starts_with(&format!("{path}/")))
+}
+
+/// The parent of `path` (`/` for a top-level path).
+pub(crate) fn parent(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+pub(crate) fn persistent(path: &str) -> Request {
+    Request::Create {
+        path: path.into(),
+        data: Some(Vec::new()),
+        mode: CreateMode::Persistent,
+    }
+}
+
 impl Sequential {
+    pub fn new(dir: &str) -> Self {
+        Sequential {
+            phase: Phase::Idle,
+            my_node: None,
+            token: 0,
+            restart_on_session: false,
+            dir: dir.to_string(),
+        }
+    }
+
     fn create(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Creating;
-        vec![zk(create_seq(format!("{LOCK_DIR}/lock-"), b""))]
+        vec![zk(create_seq(format!("{}/lock-", self.dir), b""))]
     }
 
     fn relist(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Listing;
-        vec![zk(list())]
+        vec![zk(list(&self.dir))]
     }
 
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
@@ -61,20 +108,24 @@ impl Sequential {
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
         match (&request, result) {
+            // The directory is missing: create it, and its missing ancestors first.
             (Request::Create { path, .. }, Err(ErrorCode::NoNode))
-                if path.starts_with(LOCK_DIR) =>
+                if path.starts_with(&format!("{}/lock-", self.dir)) =>
             {
-                let parent = Request::Create {
-                    path: LOCK_DIR.into(),
-                    data: Some(Vec::new()),
-                    mode: CreateMode::Persistent,
-                };
-                vec![zk(parent)]
+                vec![zk(persistent(&self.dir))]
+            }
+            (Request::Create { path, .. }, Err(ErrorCode::NoNode))
+                if on_the_way(&self.dir, path) =>
+            {
+                vec![zk(persistent(parent(path)))]
             }
             (Request::Create { path, .. }, Ok(_) | Err(ErrorCode::NodeExists))
-                if path == LOCK_DIR =>
+                if on_the_way(&self.dir, path) =>
             {
-                self.create()
+                match next_dir(&self.dir, path) {
+                    Some(next) => vec![zk(persistent(&next))],
+                    None => self.create(),
+                }
             }
             (Request::Create { .. }, r @ Ok(_)) => {
                 let (path, _) = czxid_of(&r).unwrap_or_default();
@@ -112,7 +163,7 @@ impl Sequential {
                 vec![RecipeOut::Acquired { token: self.token }]
             }
             Verdict::WaitFor(p) => {
-                let path = format!("{LOCK_DIR}/{p}");
+                let path = format!("{}/{p}", self.dir);
                 self.phase = Phase::Watching(path.clone());
                 vec![zk(Request::Exists { path, watch: true })]
             }

@@ -273,6 +273,7 @@ impl Scenario {
             if !nested
                 || crate::engine::path::validate(p).is_err()
                 || crate::engine::path::is_special(p)
+                || p.starts_with("/zookeeper/")
             {
                 return bad("lock_path", "must be a valid ZooKeeper path below / (at most 8 levels, 200 characters), not /zookeeper");
             }
