@@ -30,10 +30,33 @@ pub fn main(args: &[String]) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("lockstep: {e}");
+            // The pieces quoted from files and arguments are escaped where they are quoted
+            // (newlines too); this keeps the line breaks of the messages written here.
+            eprintln!("lockstep: {}", printable(&e, true));
             2
         }
     }
+}
+
+/// `text` with every control character (ESC, BEL, NUL, …, C1) and every bidirectional-text
+/// control written as a Rust escape (`\u{1b}`, `\0`, `\u{202e}`), so a message quoting a file or
+/// an argument cannot drive the terminal or reorder what it shows; with `newlines`, a `\n` stays
+/// a line break.
+fn printable(text: &str, newlines: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' if newlines => out.push(c),
+            '\u{61c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => out.extend(c.escape_unicode()),
+            _ if c.is_control() => out.extend(c.escape_debug()),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn matrix(args: &[String]) -> Result<(), String> {
@@ -54,9 +77,11 @@ fn replay(args: &[String]) -> Result<(), String> {
     let [path] = args else {
         return Err("replay: expected exactly one SCRIPT.json argument".into());
     };
+    let shown = printable(path, false);
     let text =
-        std::fs::read_to_string(path).map_err(|e| format!("replay: cannot read {path}: {e}"))?;
-    let out = lockstep::replay::replay_text(&text).map_err(|e| format!("replay: {path}: {e}"))?;
+        std::fs::read_to_string(path).map_err(|e| format!("replay: cannot read {shown}: {e}"))?;
+    let out = lockstep::replay::replay_text(&text)
+        .map_err(|e| format!("replay: {shown}: {}", printable(&e.to_string(), false)))?;
     let _ = writeln!(std::io::stdout().lock(), "{out}");
     Ok(())
 }
@@ -121,8 +146,11 @@ fn load_scenario(name: &str) -> Result<Scenario, String> {
         return Ok(p.scenario());
     }
     if name.ends_with(".json") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
-        return Scenario::from_json(&text);
+        let shown = printable(name, false);
+        let text =
+            std::fs::read_to_string(name).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        return Scenario::from_json(&text)
+            .map_err(|e| format!("{shown}: {}", printable(&e, false)));
     }
     Err(format!(
         "unknown scenario {name:?}; `lockstep scenarios` lists the presets"

@@ -49,3 +49,67 @@ fn steps_are_bounded() {
     assert_eq!(code, 0);
     assert!(out.contains("-- 20 steps"), "{out}");
 }
+
+/// Runs the binary with `args`; returns its exit status and its stderr as raw bytes.
+fn lockstep_bytes(args: &[&str]) -> (i32, Vec<u8>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(args)
+        .output()
+        .expect("the lockstep binary runs");
+    (out.status.code().unwrap_or(-1), out.stderr)
+}
+
+#[test]
+fn errors_never_echo_control_characters_to_the_terminal() {
+    let dir = std::env::temp_dir().join(format!("lockstep-cli-ctl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // JSON escapes decode to ESC, BEL and NUL inside serde's and the parsers' messages; a file
+    // name carries them raw (an argument cannot hold NUL).
+    let evil = r#"\u001b[2J\u001b]0;owned\u0007\u0000"#;
+    let scenario = dir.join("scenario.json");
+    std::fs::write(&scenario, format!(r#"{{"recipe": "{evil}"}}"#)).unwrap();
+    let script = dir.join("script.json");
+    std::fs::write(
+        &script,
+        format!(r#"{{"name": "x", "ops": [{{"s": 0, "op": "{evil}"}}]}}"#),
+    )
+    .unwrap();
+    let run = dir.join("run.json");
+    std::fs::write(&run, format!(r#"{{"scenario": {{"{evil}": 1}}}}"#)).unwrap();
+    let missing = dir.join("no\u{1b}[31mfile\u{7}\u{9b}2J\u{202e}.json");
+    let paths = [&scenario, &script, &run, &missing].map(|p| p.to_str().unwrap().to_owned());
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["run", "--scenario", &paths[0]],
+        vec!["run", "--scenario", &paths[2]],
+        vec!["run", "--scenario", &paths[3]],
+        vec!["replay", &paths[1]],
+        vec!["replay", &paths[3]],
+        vec!["run", "--scenario", "\u{1b}[31mqueue\u{7}"],
+        vec!["run", "--scenario", "queue", "--seed", "\u{1b}\u{7}"],
+        vec!["run", "--scenario", "queue", "--lang", "\u{1b}\u{7}"],
+        vec!["run", "--scenario", "queue", "--\u{1b}[2J\u{7}"],
+        vec!["\u{1b}[2J\u{7}"],
+    ];
+    for args in &cases {
+        let (code, err) = lockstep_bytes(args);
+        assert_eq!(code, 2, "{args:?}: {}", String::from_utf8_lossy(&err));
+        let text = String::from_utf8_lossy(&err);
+        assert!(text.starts_with("lockstep: "), "{args:?}: {text}");
+        let raw: Vec<u8> = err
+            .iter()
+            .copied()
+            .filter(|b| (*b < 0x20 && *b != b'\n') || *b == 0x7f)
+            .collect();
+        assert!(raw.is_empty(), "{args:?} echoed {raw:?}: {text}");
+        // Nor C1's one-character CSI, nor a right-to-left override that reorders the line.
+        assert!(!text.contains(['\u{9b}', '\u{202e}']), "{args:?}: {text}");
+    }
+    // What it shows instead: the characters as escapes, so the message still says what was read.
+    let (_, err) = lockstep_bytes(&["run", "--scenario", &paths[3]]);
+    let text = String::from_utf8_lossy(&err);
+    assert!(
+        text.contains(r"no\u{1b}[31mfile\u{7}\u{9b}2J\u{202e}.json"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

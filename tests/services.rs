@@ -76,7 +76,7 @@ fn redis_scripts_match_redis_7() {
     check(
         "tests/services/redis",
         "redis",
-        5,
+        10,
         "Redis 7",
         lockstep::services::redis::replay::run,
     );

@@ -1,26 +1,25 @@
 //! The Redis 7 string and expiry commands lock recipes use, with Redis's argument checks, reply
-//! types and TTL rules (a plain SET clears the TTL, a failed NX keeps it, TTL rounds to nearest).
+//! types, TTL rules (a plain SET clears the TTL, a failed NX keeps it, TTL rounds to nearest) and
+//! what each propagates to replicas; `run` dispatches every keyspace command.
 
-use super::db::Db;
+use super::db::{wrongtype, Db};
 use super::reply::{parse_int, Reply};
+use super::{keys, lists, script, table};
 
-/// Runs one non-transaction command against the keyspace at server time `now` (ms).
+/// Runs one command against the keyspace at server time `now` (ms), as inside MULTI or a
+/// script: BLPOP does not block there.
 pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
-    let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
-    let a = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
-    if let Some(e) = arity_error(args) {
+    if let Some(e) = table::arity_error(args) {
         return e;
     }
+    let name = args[0].to_ascii_lowercase();
+    let a = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
     match name.as_str() {
         "set" => set(db, now, args),
         "setnx" => setnx(db, now, a(1), a(2)),
-        "get" => Reply::Bulk(db.live(now, a(1)).map(|e| e.value.clone())),
-        "getset" => {
-            let old = db.live(now, a(1)).map(|e| e.value.clone());
-            db.set(a(1), a(2), None);
-            Reply::Bulk(old)
-        }
-        "del" => Reply::Int(args[1..].iter().filter(|k| db.del(now, k)).count() as i64),
+        "get" => db.live_str(now, a(1)).map_or_else(|e| e, Reply::Bulk),
+        "getset" => getset(db, now, a(1), a(2)),
+        "del" => del(db, now, args),
         "exists" => Reply::Int(args[1..].iter().filter(|k| db.live(now, k).is_some()).count() as i64),
         "expire" => expire(db, now, args, 1000, "expire"),
         "pexpire" => expire(db, now, args, 1, "pexpire"),
@@ -31,30 +30,12 @@ pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
         "dbsize" => Reply::Int(db.keys.len() as i64),
         // Queued inside MULTI; EXEC unwatches everything anyway.
         "unwatch" => Reply::ok(),
-        _ => super::script::eval(db, now, args),
+        "eval" | "evalsha" => script::eval(db, now, args, false),
+        "script" => script::script(db, args),
+        "lpush" | "rpush" | "lpop" | "rpop" | "llen" | "lrange" => lists::run(db, now, args),
+        "blpop" => lists::blpop(db, now, args).unwrap_or(Reply::Array(None)),
+        _ => keys::run(db, now, args),
     }
-}
-
-/// Redis's command-table checks: unknown command, or wrong number of arguments
-/// (positive arity = exact, negative = at least).
-pub fn arity_error(args: &[String]) -> Option<Reply> {
-    let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
-    let arity: i64 = match name.as_str() {
-        "set" | "expire" | "pexpire" | "eval" => -3,
-        "setnx" | "getset" => 3,
-        "get" | "ttl" | "pttl" | "persist" | "incr" => 2,
-        "del" | "exists" => -2,
-        "dbsize" | "unwatch" => 1,
-        _ => return Some(unknown(args)),
-    };
-    let n = args.len() as i64;
-    ((arity > 0 && n != arity) || (arity < 0 && n < -arity)).then(|| Reply::arity(&name))
-}
-
-/// `ERR unknown command 'x', with args beginning with: 'a' 'b' ` (Redis 7 wording).
-pub fn unknown(args: &[String]) -> Reply {
-    let rest: String = args.iter().skip(1).map(|s| format!("'{s}' ")).collect();
-    Reply::err(&format!("unknown command '{}', with args beginning with: {rest}", args.first().map(String::as_str).unwrap_or("")))
 }
 
 #[derive(Default)]
@@ -106,18 +87,50 @@ fn set(db: &mut Db, now: u64, args: &[String]) -> Reply {
     }
     let (key, value) = (&args[1], &args[2]);
     let old = db.live(now, key).cloned();
+    if f.get && old.as_ref().is_some_and(|e| e.str().is_none()) {
+        return wrongtype();
+    }
+    let old_value = old.as_ref().and_then(|e| e.str().map(String::from));
     if (f.nx && old.is_some()) || (f.xx && old.is_none()) {
-        return Reply::Bulk(if f.get { old.map(|e| e.value) } else { None });
+        return Reply::Bulk(if f.get { old_value } else { None });
     }
     if f.keepttl {
         expire_at = old.as_ref().and_then(|e| e.expire_at);
     }
     db.set(key, value, expire_at);
+    // EX/PX/EXAT go out as `SET k v PXAT ms`; otherwise the command as sent, less GET.
+    let pxat = f.expire.as_ref().is_some_and(|(unit, absolute, _)| *unit == 1 && *absolute);
+    match expire_at.filter(|_| f.expire.is_some() && !pxat) {
+        Some(t) => db.propagate(&["SET", key, value, "PXAT", &t.to_string()]),
+        None if f.get && f.expire.is_none() => {
+            let kept: Vec<&String> = args.iter().enumerate().filter(|(i, a)| *i < 3 || !a.eq_ignore_ascii_case("get")).map(|(_, a)| a).collect();
+            db.propagate(&kept);
+        }
+        None => db.propagate(args),
+    }
     if f.get {
-        Reply::Bulk(old.map(|e| e.value))
+        Reply::Bulk(old_value)
     } else {
         Reply::ok()
     }
+}
+
+fn getset(db: &mut Db, now: u64, key: &str, value: &str) -> Reply {
+    let old = match db.live_str(now, key) {
+        Ok(old) => old,
+        Err(e) => return e,
+    };
+    db.set(key, value, None);
+    db.propagate(&["SET", key, value]);
+    Reply::Bulk(old)
+}
+
+fn del(db: &mut Db, now: u64, args: &[String]) -> Reply {
+    let n = args[1..].iter().filter(|k| db.del(now, k)).count();
+    if n > 0 {
+        db.propagate(args);
+    }
+    Reply::Int(n as i64)
 }
 
 fn setnx(db: &mut Db, now: u64, key: &str, value: &str) -> Reply {
@@ -125,6 +138,7 @@ fn setnx(db: &mut Db, now: u64, key: &str, value: &str) -> Reply {
         return Reply::Int(0);
     }
     db.set(key, value, None);
+    db.propagate(&["SETNX", key, value]);
     Reply::Int(1)
 }
 
@@ -171,8 +185,10 @@ fn expire(db: &mut Db, now: u64, args: &[String], unit: i64, name: &str) -> Repl
     }
     if when <= now as i64 {
         db.del(now, &args[1]);
+        db.propagate(&["DEL", &args[1]]);
     } else {
         db.set_expiry(&args[1], Some(when as u64));
+        db.propagate(&["PEXPIREAT", &args[1], &when.to_string()]);
     }
     Reply::Int(1)
 }
@@ -192,6 +208,7 @@ fn persist(db: &mut Db, now: u64, key: &str) -> Reply {
     match db.live(now, key).map(|e| e.expire_at) {
         Some(Some(_)) => {
             db.set_expiry(key, None);
+            db.propagate(&["PERSIST", key]);
             Reply::Int(1)
         }
         _ => Reply::Int(0),
@@ -202,12 +219,14 @@ fn incr(db: &mut Db, now: u64, key: &str) -> Reply {
     let entry = db.live(now, key).cloned();
     let current = match &entry {
         None => 0,
-        Some(e) => match parse_int(&e.value) {
-            Some(n) => n,
-            None => return Reply::not_int(),
+        Some(e) => match e.str().map(parse_int) {
+            Some(Some(n)) => n,
+            Some(None) => return Reply::not_int(),
+            None => return wrongtype(),
         },
     };
     let Some(next) = current.checked_add(1) else { return Reply::err("increment or decrement would overflow") };
     db.set(key, &next.to_string(), entry.and_then(|e| e.expire_at));
+    db.propagate(&["INCR", key]);
     Reply::Int(next)
 }

@@ -4,10 +4,16 @@
 
 pub mod commands;
 pub mod db;
+mod glob;
+mod keys;
+mod lists;
+mod lua;
 pub mod replay;
+mod replication;
 pub mod reply;
 pub mod script;
 pub mod service;
+mod table;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -25,6 +31,8 @@ pub struct Conn {
     /// A queueing error happened: EXEC answers EXECABORT.
     pub dirty: bool,
     pub watched: Vec<Watched>,
+    /// The replication offset after this connection's last command: what its WAIT waits for.
+    pub woff: u64,
 }
 
 /// A WATCHed key and what it looked like at WATCH time.
@@ -47,6 +55,11 @@ pub struct Replica {
     pub frozen: bool,
     /// The primary cut the replication link: later writes never reach this replica.
     pub link_cut: bool,
+    /// Bytes of the stream applied, and the offset last acknowledged to the primary (on
+    /// REPLCONF GETACK, and once a second: when the clock enters a new second).
+    pub offset: u64,
+    pub acked: u64,
+    pub ack_second: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,6 +67,12 @@ pub struct Redis {
     pub db: Db,
     pub conns: BTreeMap<u32, Conn>,
     pub replica: Option<Replica>,
+    /// The primary's replication offset (bytes of the stream it produced).
+    pub offset: u64,
+    /// SELECT has been sent since the start (or the promotion).
+    pub selected: bool,
+    /// A blocked WAIT asked for REPLCONF GETACK, sent once the command is done.
+    pub getack: bool,
 }
 
 impl Redis {
@@ -62,19 +81,47 @@ impl Redis {
         Redis { replica, ..Redis::default() }
     }
 
-    /// One command from connection `conn` at server time `now` (ms).
+    /// One command from connection `conn` at server time `now` (ms), answered at once. A
+    /// blocking command (BLPOP, WAIT) gets the answer it would get when it stops blocking:
+    /// no other client can act in between here (the simulated recipes send neither).
     pub fn command(&mut self, now: u64, conn: u32, args: &[String]) -> Reply {
-        let reply = self.dispatch(now, conn, args);
-        self.replicate(now);
-        reply
+        self.command_at(now, conn, args).0
     }
 
-    fn dispatch(&mut self, now: u64, conn: u32, args: &[String]) -> Reply {
+    /// One command and the time its answer leaves (later than `now` for BLPOP or WAIT that block).
+    pub fn command_at(&mut self, now: u64, conn: u32, args: &[String]) -> (Reply, u64) {
+        let (reply, at) = self.dispatch(now, conn, args);
+        self.wrap_transaction();
+        self.replicate(now);
+        self.conns.entry(conn).or_default().woff = self.offset;
+        self.send_getack(now);
+        (reply, at)
+    }
+
+    fn dispatch(&mut self, now: u64, conn: u32, args: &[String]) -> (Reply, u64) {
         let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
         let c = self.conns.entry(conn).or_default();
         if c.multi.is_some() && !matches!(name.as_str(), "exec" | "discard" | "multi" | "watch") {
-            return queue(c, args);
+            return (queue(c, args), now);
         }
+        if let Some(e) = table::arity_error(args) {
+            return (e, now);
+        }
+        match name.as_str() {
+            "blpop" => match lists::blpop(&mut self.db, now, args) {
+                Ok(reply) => (reply, now),
+                Err(0) => (Reply::err("Lockstep cannot block for ever: no other client can push meanwhile here"), now),
+                Err(ms) => (Reply::Array(None), now + ms),
+            },
+            "wait" => self.wait(now, conn, args, true),
+            _ => (self.run(now, conn, args), now),
+        }
+    }
+
+    /// Every command but the blocking ones (and inside EXEC, where they do not block).
+    fn run(&mut self, now: u64, conn: u32, args: &[String]) -> Reply {
+        let name = args[0].to_ascii_lowercase();
+        let c = self.conns.entry(conn).or_default();
         match name.as_str() {
             "multi" if c.multi.is_some() => Reply::err("MULTI calls can not be nested"),
             "multi" => {
@@ -97,6 +144,8 @@ impl Redis {
             "exec" => self.exec(now, conn),
             "replicaof" | "slaveof" => Reply::ok(),
             "client" if args.iter().map(|a| a.to_ascii_lowercase()).eq(["client", "kill", "type", "replica"]) => self.cut_replica_link(),
+            "role" => self.role(),
+            "wait" => self.wait(now, conn, args, false).0,
             _ => commands::run(&mut self.db, now, args),
         }
     }
@@ -124,6 +173,7 @@ impl Redis {
 
     fn exec(&mut self, now: u64, conn: u32) -> Reply {
         let c = self.conns.remove(&conn).unwrap_or_default();
+        self.conns.insert(conn, Conn { woff: c.woff, ..Conn::default() });
         if c.dirty {
             return Reply::Error("EXECABORT Transaction discarded because of previous errors.".into());
         }
@@ -131,7 +181,7 @@ impl Redis {
             return Reply::Array(None);
         }
         let queued = c.multi.unwrap_or_default();
-        Reply::Array(Some(queued.iter().map(|cmd| commands::run(&mut self.db, now, cmd)).collect()))
+        Reply::Array(Some(queued.iter().map(|cmd| self.run(now, conn, cmd)).collect()))
     }
 
     /// The connection closed: its transaction and watches are forgotten.
@@ -139,17 +189,27 @@ impl Redis {
         self.conns.remove(&conn);
     }
 
-    /// A command sent to the replica: reads see its (possibly stale) data; writes are refused.
+    /// A command sent to the replica: reads see its (possibly stale) data, scripts run until
+    /// they write, its own script cache answers; writes are refused.
     pub fn replica_command(&mut self, now: u64, args: &[String]) -> Reply {
+        if let Some(e) = table::arity_error(args) {
+            return e;
+        }
+        let role = self.replica_role();
         let Some(r) = self.replica.as_mut() else { return Reply::Error("Connection refused".into()) };
-        let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
-        match name.as_str() {
-            "get" | "exists" | "ttl" | "pttl" | "dbsize" => commands::run(&mut r.db, now, args),
+        match args[0].to_ascii_lowercase().as_str() {
             "replicaof" | "slaveof" => {
                 self.promote();
                 Reply::ok()
             }
-            _ => Reply::Error("READONLY You can't write against a read only replica.".into()),
+            "role" => role,
+            "wait" => Reply::err(
+                "WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.",
+            ),
+            "eval" | "evalsha" => script::eval(&mut r.db, now, args, true),
+            "multi" | "exec" | "discard" | "watch" | "unwatch" | "client" => Reply::err("Lockstep models no transactions or CLIENT on the replica"),
+            name if table::is_write(name) => table::readonly(),
+            _ => commands::run(&mut r.db, now, args),
         }
     }
 
@@ -164,33 +224,23 @@ impl Redis {
         }
     }
 
-    /// Failover: the replica becomes the primary with whatever it had received.
+    /// Failover: the replica becomes the primary with whatever it had received (its offset and
+    /// its own script cache too); its first write sends SELECT again.
     pub fn promote(&mut self) {
         let Some(r) = self.replica.take() else { return };
         let lag = r.lag;
         self.db = Db { replica: false, ..r.db };
         self.conns.clear();
+        self.offset = r.offset;
+        self.selected = false;
         self.replica = Some(Replica { db: Db { replica: true, ..Db::default() }, lag, link_cut: true, ..Replica::default() });
-    }
-
-    /// Moves the primary's new writes into the replication stream.
-    fn replicate(&mut self, now: u64) {
-        let out = std::mem::take(&mut self.db.outbox);
-        if let Some(r) = self.replica.as_mut().filter(|r| !r.link_cut) {
-            r.stream.extend(out.into_iter().map(|w| (now + r.lag, w)));
-        }
     }
 
     /// Server timers: active expiry on the primary, replication arrivals on the replica.
     pub fn tick(&mut self, now: u64) {
         self.db.active_expire(now);
         self.replicate(now);
-        if let Some(r) = self.replica.as_mut().filter(|r| !r.frozen) {
-            while r.stream.front().is_some_and(|(t, _)| *t <= now) {
-                let (_, w) = r.stream.pop_front().unwrap_or_default();
-                r.db.apply_replicated(&w);
-            }
-        }
+        self.replica_tick(now);
     }
 
     pub fn next_deadline(&self) -> Option<u64> {
@@ -201,7 +251,7 @@ impl Redis {
 
 /// Inside MULTI: queue the command, or mark the transaction failed on an arity error.
 fn queue(c: &mut Conn, args: &[String]) -> Reply {
-    if let Some(e) = commands::arity_error(args) {
+    if let Some(e) = table::arity_error(args) {
         c.dirty = true;
         return e;
     }

@@ -30,7 +30,8 @@ fn words(line: &str) -> Vec<String> {
 /// Runs a script; the output has one line per input line.
 pub fn run(text: &str) -> Vec<String> {
     let mut redis = Redis::new(Some(REPLAY_LAG_MS));
-    let (mut now, mut promoted) = (1_000_000u64, false);
+    // A wall-clock time in ms, 13 digits as Redis's own (PXAT values count in replication offsets).
+    let (mut now, mut promoted) = (1_700_000_000_000u64, false);
     let mut out = Vec::new();
     for raw in text.lines() {
         let line = raw.trim();
@@ -56,6 +57,9 @@ pub fn run(text: &str) -> Vec<String> {
             *a = match a.as_str() {
                 "$CAD" => script::COMPARE_AND_DELETE.to_string(),
                 "$EXTEND" => script::COMPARE_AND_EXTEND.to_string(),
+                "$RL_LOCK" => script::REDLOCK_LOCK.to_string(),
+                "$RL_UNLOCK" => script::REDLOCK_UNLOCK.to_string(),
+                "$RL_EXTEND" => script::REDLOCK_EXTEND.to_string(),
                 _ => std::mem::take(a),
             };
         }
@@ -64,7 +68,10 @@ pub fn run(text: &str) -> Vec<String> {
             promoted = args.first().is_some_and(|a| a.eq_ignore_ascii_case("replicaof"));
             redis.replica_command(now, &args)
         } else {
-            redis.command(now, conn, &args)
+            // A command that blocks (WAIT, BLPOP) answers later: the script's clock moves on.
+            let (reply, at) = redis.command_at(now, conn, &args);
+            now = at;
+            reply
         };
         out.push(format!("{line} -> {}", reply.render()));
     }

@@ -4,7 +4,9 @@
 
 use super::{Redis, Reply};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
+use crate::services::api::{
+    self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch,
+};
 use crate::services::reqlib::{ReqLib, Waits};
 
 /// A command, as its words.
@@ -105,12 +107,12 @@ impl Redis {
 
     /// The live key holding this token.
     fn held_by(&self, now: Tick, token: &str) -> Option<&super::db::Entry> {
-        self.db.keys.iter().find(|(k, e)| e.value == token && !self.db.expired(now, k)).map(|(_, e)| e)
+        self.db.keys.iter().find(|(k, e)| e.str() == Some(token) && !self.db.expired(now, k)).map(|(_, e)| e)
     }
 
     fn rows(&self, now: Tick, db: &super::db::Db, replica: bool) -> Vec<KeyRow> {
         let live = db.keys.iter().filter(|(k, _)| !db.expired(now, k));
-        live.map(|(k, e)| KeyRow { key: k.clone(), value: e.value.clone(), pttl: e.expire_at.map(|t| t.saturating_sub(now)), replica }).collect()
+        live.map(|(k, e)| KeyRow { key: k.clone(), value: e.display(), pttl: e.expire_at.map(|t| t.saturating_sub(now)), replica }).collect()
     }
 }
 
@@ -176,7 +178,9 @@ impl LockService for Redis {
     }
 
     fn replica(&self) -> Option<crate::services::ReplicaState> {
-        self.replica.as_ref().map(|r| crate::services::ReplicaState { lag: r.lag, behind: r.stream.len(), cut: r.link_cut })
+        // Writes not yet applied (SELECT, MULTI/EXEC and GETACK are not writes).
+        let behind = |r: &super::Replica| r.stream.iter().filter(|(_, w)| super::replication::is_data(w)).count();
+        self.replica.as_ref().map(|r| crate::services::ReplicaState { lag: r.lag, behind: behind(r), cut: r.link_cut })
     }
 
     fn entries(&self, now: Tick) -> Vec<KeyRow> {
