@@ -11,13 +11,6 @@
 //! - [`replay`]: the replay script format used to compare the engine with a real server.
 //! - `ui` (wasm32 only): the Leptos app, rendering what `view` computed.
 
-/// Items behind one `cfg` attribute (what `cfg_if` does, for a few module declarations); the
-/// lean build has no use for it.
-#[allow(unused_macros)]
-macro_rules! items {
-    ($($i:item)*) => { $($i)* };
-}
-
 pub mod engine;
 pub mod narrate;
 pub mod recipes;

@@ -13,8 +13,10 @@
 //! still told "locked" when its predecessors are gone (3.5 re-checks its key; 3.4 does not).
 
 use super::{Answer, Belief, Believes, Call, Phase, RecipeIn, RecipeOut, SessionEvent};
+use crate::services::etcd::types::{
+    CmpOp, Compare, Kv, Op, OpResp, Order, RangeReq, Req, Resp, Target,
+};
 use crate::services::etcd::{Call as EtcdCall, Down};
-use crate::services::etcd::types::{CmpOp, Compare, Kv, Op, OpResp, Order, RangeReq, Req, Resp, Target};
 
 pub const PREFIX: &str = "lock/";
 
@@ -55,22 +57,44 @@ impl Believes for Mutex {
         self.my_node.as_deref()
     }
     fn belief(&self) -> Belief<'_> {
-        Belief { node: self.node(), token: None, lease: self.lease }
+        Belief {
+            node: self.node(),
+            token: None,
+            lease: self.lease,
+        }
     }
 }
 
 fn owner_query() -> Op {
-    Op::Range(RangeReq { key: PREFIX.into(), prefix: true, sort: Some((Target::Create, Order::Ascend)), limit: 1, ..RangeReq::default() })
+    Op::Range(RangeReq {
+        key: PREFIX.into(),
+        prefix: true,
+        sort: Some((Target::Create, Order::Ascend)),
+        limit: 1,
+        ..RangeReq::default()
+    })
 }
 
 impl Mutex {
     pub fn new(ttl_ms: u64) -> Self {
         let ttl_s = ttl_ms.div_ceil(1000) as i64;
-        Mutex { phase: Phase::Idle, my_node: None, ttl_s, lease: None, key: None, my_rev: 0, step: Step::None, watch_id: 0 }
+        Mutex {
+            phase: Phase::Idle,
+            my_node: None,
+            ttl_s,
+            lease: None,
+            key: None,
+            my_rev: 0,
+            step: Step::None,
+            watch_id: 0,
+        }
     }
 
     fn my_key(&self) -> String {
-        self.key.as_ref().map_or_else(|| format!("{PREFIX}{:x}", self.lease.unwrap_or(0)), |k| k.0.clone())
+        self.key.as_ref().map_or_else(
+            || format!("{PREFIX}{:x}", self.lease.unwrap_or(0)),
+            |k| k.0.clone(),
+        )
     }
 
     fn go(&mut self, step: Step, phase: Phase, out: RecipeOut) -> Vec<RecipeOut> {
@@ -80,19 +104,49 @@ impl Mutex {
     }
 
     fn txn(&mut self) -> Vec<RecipeOut> {
-        let (key, lease) = self.key.clone().unwrap_or_else(|| (self.my_key(), self.lease.unwrap_or(0)));
+        let (key, lease) = self
+            .key
+            .clone()
+            .unwrap_or_else(|| (self.my_key(), self.lease.unwrap_or(0)));
         self.key = Some((key.clone(), lease));
-        let compares = vec![Compare { key: key.clone(), target: Target::Create, op: CmpOp::Equal, value: "0".into() }];
-        let put = Op::Put { key: key.clone(), value: String::new(), lease };
-        let get = Op::Range(RangeReq { key: key.clone(), ..RangeReq::default() });
-        let txn = Op::Txn { compares, success: vec![put, owner_query()], failure: vec![get, owner_query()] };
+        let compares = vec![Compare {
+            key: key.clone(),
+            target: Target::Create,
+            op: CmpOp::Equal,
+            value: "0".into(),
+        }];
+        let put = Op::Put {
+            key: key.clone(),
+            value: String::new(),
+            lease,
+        };
+        let get = Op::Range(RangeReq {
+            key: key.clone(),
+            ..RangeReq::default()
+        });
+        let txn = Op::Txn {
+            compares,
+            success: vec![put, owner_query()],
+            failure: vec![get, owner_query()],
+        };
         self.my_node = Some(key);
         self.go(Step::Txn, Phase::Creating, send(Req::Kv(txn)))
     }
 
     fn predecessor(&mut self) -> Vec<RecipeOut> {
-        let q = RangeReq { key: PREFIX.into(), prefix: true, sort: Some((Target::Create, Order::Descend)), limit: 1, max_create_revision: self.my_rev - 1, count_only: false };
-        self.go(Step::Predecessor, Phase::Listing, send(Req::Kv(Op::Range(q))))
+        let q = RangeReq {
+            key: PREFIX.into(),
+            prefix: true,
+            sort: Some((Target::Create, Order::Descend)),
+            limit: 1,
+            max_create_revision: self.my_rev - 1,
+            count_only: false,
+        };
+        self.go(
+            Step::Predecessor,
+            Phase::Listing,
+            send(Req::Kv(Op::Range(q))),
+        )
     }
 
     fn hold(&mut self) -> Vec<RecipeOut> {
@@ -105,7 +159,11 @@ impl Mutex {
         match input {
             RecipeIn::Acquire if self.phase == Phase::Idle => match self.lease {
                 Some(_) => self.txn(),
-                None => self.go(Step::Grant, Phase::Creating, send(Req::LeaseGrant { ttl: self.ttl_s })),
+                None => self.go(
+                    Step::Grant,
+                    Phase::Creating,
+                    send(Req::LeaseGrant { ttl: self.ttl_s }),
+                ),
             },
             // Locking again with the same session: the txn's else branch finds myKey, whose
             // create revision is the owner's, so Lock returns at once (re-entrant per session).
@@ -115,21 +173,38 @@ impl Mutex {
                 out.truncate(1);
                 out
             }
-            RecipeIn::Release if self.phase == Phase::Holding => self.go(Step::Unlock, Phase::Releasing, send(Req::Kv(Op::Delete { key: self.my_key(), prefix: false }))),
+            RecipeIn::Release if self.phase == Phase::Holding => self.go(
+                Step::Unlock,
+                Phase::Releasing,
+                send(Req::Kv(Op::Delete {
+                    key: self.my_key(),
+                    prefix: false,
+                })),
+            ),
             // A second Unlock (3.4.23 reset myKey to "\x00"): it deletes nothing and succeeds.
             RecipeIn::Release if self.phase == Phase::Idle => {
                 self.step = Step::Unlock;
-                vec![send(Req::Kv(Op::Delete { key: "\0".into(), prefix: false }))]
+                vec![send(Req::Kv(Op::Delete {
+                    key: "\0".into(),
+                    prefix: false,
+                }))]
             }
             // The keep-alive found the lease gone: the session is over.
             RecipeIn::Session(SessionEvent::Expired) => self.session_lost(),
             RecipeIn::Answer(Answer::Etcd(Down::Resp(r))) => self.reply(r),
-            RecipeIn::Answer(Answer::Etcd(Down::Watch(m))) if self.step == Step::Watch && m.watch_id == self.watch_id => {
-                let deleted = m.events.iter().any(|e| e.kind == crate::services::etcd::types::EventKind::Delete);
+            RecipeIn::Answer(Answer::Etcd(Down::Watch(m)))
+                if self.step == Step::Watch && m.watch_id == self.watch_id =>
+            {
+                let deleted = m
+                    .events
+                    .iter()
+                    .any(|e| e.kind == crate::services::etcd::types::EventKind::Delete);
                 if !deleted {
                     return Vec::new();
                 }
-                let cancel = send(Req::CancelWatch { watch_id: self.watch_id });
+                let cancel = send(Req::CancelWatch {
+                    watch_id: self.watch_id,
+                });
                 let mut out = vec![cancel];
                 out.extend(self.predecessor());
                 out
@@ -159,23 +234,56 @@ impl Mutex {
                 out.extend(self.txn());
                 out
             }
-            (Step::Txn, Resp::Kv { resp: OpResp::Txn { .. }, .. }) if self.phase == Phase::Holding => self.hold(),
-            (Step::Txn, Resp::Kv { revision, resp: OpResp::Txn { succeeded, responses } }) => {
+            (
+                Step::Txn,
+                Resp::Kv {
+                    resp: OpResp::Txn { .. },
+                    ..
+                },
+            ) if self.phase == Phase::Holding => self.hold(),
+            (
+                Step::Txn,
+                Resp::Kv {
+                    revision,
+                    resp:
+                        OpResp::Txn {
+                            succeeded,
+                            responses,
+                        },
+                },
+            ) => {
                 let first = |i: usize| match responses.get(i) {
                     Some(OpResp::Range { kvs, .. }) => kvs.first().cloned(),
                     _ => None,
                 };
-                self.my_rev = if succeeded { revision } else { first(0).map(|kv| kv.create_revision).unwrap_or(revision) };
+                self.my_rev = if succeeded {
+                    revision
+                } else {
+                    first(0).map(|kv| kv.create_revision).unwrap_or(revision)
+                };
                 match first(1) {
-                    Some(Kv { create_revision, .. }) if create_revision != self.my_rev => self.predecessor(),
+                    Some(Kv {
+                        create_revision, ..
+                    }) if create_revision != self.my_rev => self.predecessor(),
                     _ => self.hold(),
                 }
             }
-            (Step::Predecessor, Resp::Kv { revision, resp: OpResp::Range { kvs, .. } }) => match kvs.first() {
+            (
+                Step::Predecessor,
+                Resp::Kv {
+                    revision,
+                    resp: OpResp::Range { kvs, .. },
+                },
+            ) => match kvs.first() {
                 None => self.hold(),
                 Some(kv) => {
                     self.watch_id += 1;
-                    let w = Req::Watch { watch_id: self.watch_id, key: kv.key.clone(), prefix: false, start_revision: revision };
+                    let w = Req::Watch {
+                        watch_id: self.watch_id,
+                        key: kv.key.clone(),
+                        prefix: false,
+                        start_revision: revision,
+                    };
                     self.go(Step::Watch, Phase::Watching(kv.key.clone()), send(w))
                 }
             },
@@ -195,7 +303,11 @@ impl Mutex {
             // A lost lease mid-acquire (unknown lease on put): start a new session.
             (Step::Txn, Resp::Error { .. }) => {
                 (self.lease, self.key) = (None, None);
-                self.go(Step::Grant, Phase::Creating, send(Req::LeaseGrant { ttl: self.ttl_s }))
+                self.go(
+                    Step::Grant,
+                    Phase::Creating,
+                    send(Req::LeaseGrant { ttl: self.ttl_s }),
+                )
             }
             _ => Vec::new(),
         }

@@ -15,11 +15,11 @@ pub mod naive;
 pub mod sequential;
 
 #[cfg(feature = "services")]
-items! {
-    pub mod etcd;
-    pub mod redis;
-    pub mod sql;
-}
+pub mod etcd;
+#[cfg(feature = "services")]
+pub mod redis;
+#[cfg(feature = "services")]
+pub mod sql;
 
 use serde::{Deserialize, Serialize};
 

@@ -13,7 +13,10 @@
 //! Neither gives a fencing token, and neither tells the holder when its TTL ran out: a pause
 //! longer than the TTL makes two holders.
 
-use super::{token, Answer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn, RecipeKind, RecipeOut};
+use super::{
+    token, Answer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn, RecipeKind,
+    RecipeOut,
+};
 use crate::services::redis::script::COMPARE_AND_DELETE;
 use crate::services::redis::Reply;
 
@@ -60,17 +63,38 @@ impl Believes for Redis {
         self.my_node.as_deref()
     }
     fn belief(&self) -> Belief<'_> {
-        Belief { node: self.node(), token: (!self.token.is_empty()).then_some(self.token.as_str()), lease: None }
+        Belief {
+            node: self.node(),
+            token: (!self.token.is_empty()).then_some(self.token.as_str()),
+            lease: None,
+        }
     }
 }
 
 impl Redis {
     pub fn from_config(cfg: &RecipeConfig) -> Self {
-        Redis::new(cfg.kind == RecipeKind::RedisLease, cfg.ttl_repair, cfg.lease, cfg.poll, cfg.uuid_seed)
+        Redis::new(
+            cfg.kind == RecipeKind::RedisLease,
+            cfg.ttl_repair,
+            cfg.lease,
+            cfg.poll,
+            cfg.uuid_seed,
+        )
     }
 
     pub fn new(atomic: bool, repair: bool, ttl_ms: u64, poll: u64, seed: u64) -> Self {
-        Redis { phase: Phase::Idle, my_node: None, atomic, repair, ttl_ms, poll, seed, attempts: 0, token: String::new(), step: Step::None }
+        Redis {
+            phase: Phase::Idle,
+            my_node: None,
+            atomic,
+            repair,
+            ttl_ms,
+            poll,
+            seed,
+            attempts: 0,
+            token: String::new(),
+            step: Step::None,
+        }
     }
 
     fn ttl_s(&self) -> String {
@@ -118,7 +142,10 @@ impl Redis {
                 self.try_acquire()
             }
             RecipeIn::Retry if self.phase == Phase::Backoff => self.try_acquire(),
-            RecipeIn::Timeout if matches!(self.phase, Phase::Backoff | Phase::Requesting) && self.step != Step::Expire => {
+            RecipeIn::Timeout
+                if matches!(self.phase, Phase::Backoff | Phase::Requesting)
+                    && self.step != Step::Expire =>
+            {
                 self.step = Step::None;
                 self.phase = Phase::Idle;
                 vec![RecipeOut::CancelRetry, RecipeOut::Failed(Failure::Timeout)]
@@ -141,12 +168,18 @@ impl Redis {
         match (self.step, r) {
             (Step::SetNx, Reply::Int(1)) => self.send(Step::Expire, cmd(&["EXPIRE", KEY, &ttl])),
             (Step::SetNx, Reply::Status(_)) | (Step::Expire, _) => self.hold(),
-            (Step::SetNx, _) if self.repair && !self.atomic => self.send(Step::CheckTtl, cmd(&["TTL", KEY])),
+            (Step::SetNx, _) if self.repair && !self.atomic => {
+                self.send(Step::CheckTtl, cmd(&["TTL", KEY]))
+            }
             (Step::SetNx, _) | (Step::Repair, _) => self.retry(),
-            (Step::CheckTtl, Reply::Int(-1)) => self.send(Step::Repair, cmd(&["EXPIRE", KEY, &ttl])),
+            (Step::CheckTtl, Reply::Int(-1)) => {
+                self.send(Step::Repair, cmd(&["EXPIRE", KEY, &ttl]))
+            }
             (Step::CheckTtl, _) => self.retry(),
             (Step::Watch, _) => self.send(Step::Get, cmd(&["GET", KEY])),
-            (Step::Get, Reply::Bulk(Some(v))) if v == self.token => self.send(Step::Multi, cmd(&["MULTI"])),
+            (Step::Get, Reply::Bulk(Some(v))) if v == self.token => {
+                self.send(Step::Multi, cmd(&["MULTI"]))
+            }
             (Step::Get, _) => self.send(Step::Unwatch, cmd(&["UNWATCH"])),
             (Step::Multi, _) => self.send(Step::Del, cmd(&["DEL", KEY])),
             (Step::Del, _) => self.send(Step::Exec, cmd(&["EXEC"])),

@@ -10,7 +10,10 @@
 //! 3. `RowLock`: `BEGIN; SELECT … FOR UPDATE` blocks until the row is free; the lock lives as long
 //!    as the transaction (and so the connection); `COMMIT` releases it. No token.
 
-use super::{token, Answer as SvcAnswer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn, RecipeKind, RecipeOut};
+use super::{
+    token, Answer as SvcAnswer, Belief, Believes, Call, Failure, Phase, RecipeConfig, RecipeIn,
+    RecipeKind, RecipeOut,
+};
 use crate::services::sql::{Answer, Stmt};
 
 /// The lock row's name.
@@ -37,7 +40,11 @@ impl Believes for Insert {
         self.my_node.as_deref()
     }
     fn belief(&self) -> Belief<'_> {
-        Belief { node: self.node(), token: Some(self.owner.as_str()), lease: None }
+        Belief {
+            node: self.node(),
+            token: Some(self.owner.as_str()),
+            lease: None,
+        }
     }
 }
 
@@ -54,13 +61,25 @@ impl Insert {
     }
 
     pub fn new(lease: Option<u64>, poll: u64, seed: u64) -> Self {
-        Insert { phase: Phase::Idle, my_node: None, lease, poll, owner: token(seed, 0), fence: 0, taking_over: false }
+        Insert {
+            phase: Phase::Idle,
+            my_node: None,
+            lease,
+            poll,
+            owner: token(seed, 0),
+            fence: 0,
+            taking_over: false,
+        }
     }
 
     fn insert(&mut self) -> Vec<RecipeOut> {
         self.phase = Phase::Requesting;
         self.taking_over = false;
-        vec![stmt(Stmt::Insert { name: ROW.into(), owner: self.owner.clone(), ttl: self.lease })]
+        vec![stmt(Stmt::Insert {
+            name: ROW.into(),
+            owner: self.owner.clone(),
+            ttl: self.lease,
+        })]
     }
 
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
@@ -74,7 +93,11 @@ impl Insert {
             RecipeIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
                 let fence = self.lease.map(|_| self.fence);
-                vec![stmt(Stmt::Delete { name: ROW.into(), owner: Some(self.owner.clone()), fence })]
+                vec![stmt(Stmt::Delete {
+                    name: ROW.into(),
+                    owner: Some(self.owner.clone()),
+                    fence,
+                })]
             }
             RecipeIn::Answer(SvcAnswer::Sql(a)) => self.answer(a),
             _ => Vec::new(),
@@ -84,14 +107,24 @@ impl Insert {
     fn answer(&mut self, a: Answer) -> Vec<RecipeOut> {
         match (&self.phase, a) {
             (Phase::Requesting, Answer::Ok { rows, .. }) if !rows.is_empty() => {
-                self.fence = if self.lease.is_some() { rows[0].fence } else { 0 };
+                self.fence = if self.lease.is_some() {
+                    rows[0].fence
+                } else {
+                    0
+                };
                 self.phase = Phase::Holding;
                 self.my_node = Some(ROW.into());
                 vec![RecipeOut::Acquired { token: self.fence }]
             }
-            (Phase::Requesting, Answer::Error { .. }) if self.lease.is_some() && !self.taking_over => {
+            (Phase::Requesting, Answer::Error { .. })
+                if self.lease.is_some() && !self.taking_over =>
+            {
                 self.taking_over = true;
-                vec![stmt(Stmt::TakeOver { name: ROW.into(), owner: self.owner.clone(), ttl: self.lease.unwrap_or(0) })]
+                vec![stmt(Stmt::TakeOver {
+                    name: ROW.into(),
+                    owner: self.owner.clone(),
+                    ttl: self.lease.unwrap_or(0),
+                })]
             }
             (Phase::Requesting, _) => {
                 self.phase = Phase::Backoff;
@@ -116,12 +149,21 @@ impl RowLock {
         match input {
             RecipeIn::Acquire if self.phase == Phase::Idle => {
                 self.phase = Phase::Requesting;
-                vec![stmt(Stmt::Begin), stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
+                vec![
+                    stmt(Stmt::Begin),
+                    stmt(Stmt::SelectForUpdate {
+                        name: ROW.into(),
+                        nowait: false,
+                    }),
+                ]
             }
             // The same transaction locks the row again: it already holds it, so this returns at once.
             RecipeIn::Acquire if self.phase == Phase::Holding => {
                 self.nested += 1;
-                vec![stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
+                vec![stmt(Stmt::SelectForUpdate {
+                    name: ROW.into(),
+                    nowait: false,
+                })]
             }
             RecipeIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
@@ -132,7 +174,9 @@ impl RowLock {
                 self.phase = Phase::Releasing;
                 vec![stmt(Stmt::Commit)]
             }
-            RecipeIn::Answer(SvcAnswer::Sql(Answer::Ok { tag, .. })) if self.phase == Phase::Holding && self.nested > 0 && tag.starts_with("SELECT") => {
+            RecipeIn::Answer(SvcAnswer::Sql(Answer::Ok { tag, .. }))
+                if self.phase == Phase::Holding && self.nested > 0 && tag.starts_with("SELECT") =>
+            {
                 self.nested -= 1;
                 vec![RecipeOut::Acquired { token: 0 }]
             }
@@ -142,7 +186,9 @@ impl RowLock {
                     Vec::new()
                 }
                 // The SELECT's answer (also if BEGIN's answer was lost and never came).
-                (Phase::Waiting(_) | Phase::Requesting, Answer::Ok { rows, .. }) if !rows.is_empty() => {
+                (Phase::Waiting(_) | Phase::Requesting, Answer::Ok { rows, .. })
+                    if !rows.is_empty() =>
+                {
                     self.phase = Phase::Holding;
                     self.my_node = Some(ROW.into());
                     vec![RecipeOut::Acquired { token: 0 }]
@@ -151,7 +197,13 @@ impl RowLock {
                 // The session died under a waiting statement (a failover): reconnect and queue again.
                 (Phase::Waiting(_) | Phase::Requesting, Answer::Error { .. }) => {
                     self.phase = Phase::Requesting;
-                    vec![stmt(Stmt::Begin), stmt(Stmt::SelectForUpdate { name: ROW.into(), nowait: false })]
+                    vec![
+                        stmt(Stmt::Begin),
+                        stmt(Stmt::SelectForUpdate {
+                            name: ROW.into(),
+                            nowait: false,
+                        }),
+                    ]
                 }
                 _ => Vec::new(),
             },

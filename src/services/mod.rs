@@ -5,18 +5,20 @@
 //! [`registry!`] generates from one list: adding a service is its folder plus a name here.
 
 pub mod api;
+pub mod look;
 #[macro_use]
 mod registry;
 mod vocab;
 pub mod zookeeper;
 
 #[cfg(feature = "services")]
-items! {
-    pub mod etcd;
-    pub mod redis;
-    mod reqlib;
-    pub mod sql;
-}
+pub mod etcd;
+#[cfg(feature = "services")]
+pub mod redis;
+#[cfg(feature = "services")]
+mod reqlib;
+#[cfg(feature = "services")]
+pub mod sql;
 
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +57,21 @@ impl ServiceKind {
     /// Whether this build carries the service's model.
     pub fn available(self) -> bool {
         Service::carries(self)
+    }
+
+    /// How the view presents it (each service module's own [`look::Look`]).
+    pub fn look(self) -> &'static look::Look {
+        match self {
+            ServiceKind::ZooKeeper => &zookeeper::LOOK,
+            #[cfg(feature = "services")]
+            ServiceKind::Redis => &redis::LOOK,
+            #[cfg(feature = "services")]
+            ServiceKind::Etcd => &etcd::LOOK,
+            #[cfg(feature = "services")]
+            ServiceKind::Sql => &sql::LOOK,
+            #[allow(unreachable_patterns)]
+            _ => &look::ELSEWHERE,
+        }
     }
 }
 

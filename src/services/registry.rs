@@ -310,7 +310,7 @@ macro_rules! registry {
             pub fn replica(&self) -> bool {
                 match self { $( $( #[$attr] Entry::$v(e) => Row::replica(e), )* )* }
             }
-            pub fn no_expiry(&self) -> [&'static str; 2] {
+            pub fn no_expiry(&self) -> Option<[&'static str; 2]> {
                 match self { $( $( #[$attr] Entry::$v(e) => Row::no_expiry(e), )* )* }
             }
             pub fn row_lock(&self) -> Option<(ConnId, Vec<ConnId>)> {

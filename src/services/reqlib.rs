@@ -24,7 +24,11 @@ pub struct ReqLib<R> {
 
 impl<R: Clone + Waits> ReqLib<R> {
     pub fn new(read_timeout: Tick) -> Self {
-        ReqLib { unanswered: VecDeque::new(), read_timeout, attempt: 0 }
+        ReqLib {
+            unanswered: VecDeque::new(),
+            read_timeout,
+            attempt: 0,
+        }
     }
 
     /// Remembers a request on its way out.

@@ -218,9 +218,10 @@ pub trait Row {
         false
     }
     /// How the stage marks an owned row that never expires, in the service's words (English,
-    /// Chinese).
-    fn no_expiry(&self) -> [&'static str; 2] {
-        ["no expiry", "无过期时间"]
+    /// Chinese); `None`: the service never leaves an owned row behind (ZooKeeper's owned
+    /// nodes are ephemeral).
+    fn no_expiry(&self) -> Option<[&'static str; 2]> {
+        Some(["no expiry", "无过期时间"])
     }
     /// The connection whose transaction holds the row lock, and those waiting for it.
     fn row_lock(&self) -> Option<(ConnId, Vec<ConnId>)> {

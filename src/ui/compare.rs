@@ -15,8 +15,14 @@ use crate::view::stage::{scene, Opts};
 #[component]
 pub fn ComparePanel() -> impl IntoView {
     let app = expect_context::<App>();
-    let frames = Memo::new(move |_| app.cmp.with(|c| c.as_ref().map(|c| (c.time, c.frames(app.lang.get())))));
-    let recipes = move || app.cmp.with(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default());
+    let frames = Memo::new(move |_| {
+        app.cmp
+            .with(|c| c.as_ref().map(|c| (c.time, c.frames(app.lang.get()))))
+    });
+    let recipes = move || {
+        app.cmp
+            .with(|c| c.as_ref().map(|c| c.recipes()).unwrap_or_default())
+    };
     let set_column = move |i: usize, v: String| {
         let mut r = recipes();
         match RecipeKind::parse(&v) {
@@ -29,7 +35,16 @@ pub fn ComparePanel() -> impl IntoView {
         }
         app.compare(Some(r));
     };
-    let play_label = move || t(if app.playing.get() { "ui.pause" } else { "ui.play" }, app.lang.get());
+    let play_label = move || {
+        t(
+            if app.playing.get() {
+                "ui.pause"
+            } else {
+                "ui.play"
+            },
+            app.lang.get(),
+        )
+    };
     // One observer on a wrapper that stays: the columns share its width.
     let host: NodeRef<leptos::html::Div> = NodeRef::new();
     let width = RwSignal::new(0u32);
@@ -95,13 +110,26 @@ fn flag(app: App, key: &'static str, at: Option<u64>) -> impl IntoView {
 /// of each one's stage (less gaps and padding).
 fn column_width(total: u32, n: usize) -> (u32, u32) {
     let k = (total / 280).clamp(1, n.max(1) as u32);
-    (k, (total.saturating_sub(10 * (k - 1)) / k).saturating_sub(22).max(220))
+    (
+        k,
+        (total.saturating_sub(10 * (k - 1)) / k)
+            .saturating_sub(22)
+            .max(220),
+    )
 }
 
 /// A column's own small stage, drawn for the width the column gets.
 fn column_stage(app: App, f: &Frame, w: u32) -> impl IntoView {
     let h = 320u32;
-    let svg = scene(f, &Opts { w, h, lang: app.lang.get_untracked() }).svg_body();
+    let svg = scene(
+        f,
+        &Opts {
+            w,
+            h,
+            lang: app.lang.get_untracked(),
+        },
+    )
+    .svg_body();
     view! {
         <svg class="ls-compare__stage" viewBox=format!("0 0 {w} {h}") width=w height=h inner_html=svg role="img"
             font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif"></svg>

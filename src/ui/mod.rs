@@ -9,11 +9,10 @@ mod course;
 mod dialogs;
 // The full bundle's extra panels, compiled out of the lean first page (its budget).
 #[cfg(feature = "services")]
-items! {
-    mod compare;
-    mod matrix;
-}
+mod compare;
 mod learn;
+#[cfg(feature = "services")]
+mod matrix;
 mod panels;
 mod playback;
 mod popover;

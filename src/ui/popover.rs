@@ -6,7 +6,6 @@ use leptos::prelude::*;
 
 use super::state::{App, Pop};
 use super::tr;
-use crate::services::ServiceKind;
 use crate::sim::Command;
 use crate::view::geometry::Geometry;
 use crate::view::i18n::t;
@@ -60,7 +59,7 @@ fn client(app: App, c: usize) -> impl IntoView {
         }
     };
     let partitioned = move || row().is_some_and(|r| r.partitioned);
-    let sessions = matches!(service, ServiceKind::ZooKeeper | ServiceKind::Etcd);
+    let end_session = service.look().end_session;
     let kazoo = app
         .sim
         .with_untracked(|s| s.scenario().recipe == crate::recipes::RecipeKind::Kazoo);
@@ -85,9 +84,9 @@ fn client(app: App, c: usize) -> impl IntoView {
             <button class="ls-fault" data-act="partition" on:click=move |_| { app.inject(if partitioned() { Command::Heal { client: c } } else { Command::Partition { client: c } }); app.pop.set(None); }>
                 {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
             </button>
-            {sessions.then(|| view! {
+            {end_session.map(|key| view! {
                 <button class="ls-fault" data-act="expire" on:click=act(Command::Expire { client: c })>
-                    {tr(app, if service == ServiceKind::Etcd { "act.revoke" } else { "act.expire" })}
+                    {tr(app, key)}
                 </button>
             })}
             <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: c })>{tr(app, "act.drop")}</button>

@@ -70,15 +70,7 @@ pub fn SequenceDiagram() -> impl IntoView {
         })
     });
     let width = move || (((clients.get() + 2) as i64) * 56).max(320);
-    let service = Memo::new(move |_| {
-        app.frame.with(|f| {
-            if f.service == crate::services::ServiceKind::ZooKeeper {
-                "ZK"
-            } else {
-                f.service.name()
-            }
-        })
-    });
+    let service = Memo::new(move |_| app.frame.with(|f| f.service.look().lane));
     let heads = move || {
         let n = clients.get();
         (0..n)

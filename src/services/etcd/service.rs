@@ -1,13 +1,17 @@
 //! etcd as a lock service: v3 requests in, responses and watch events out, the lessor's
 //! expiry on the server's clock, a leader change as a stall plus lease re-arm, the holder as
 //! etcd sees it (the lowest create revision under the lock prefix), and keys as typed rows.
-//! Its client library adds the session's lease keep-alive to the request/answer library.
+//! Its client library is in `client.rs`.
 
+use super::client::Lib;
 use super::types::{EventKind, OpResp, Req, Resp, WatchMsg};
 use super::{Etcd, ELECTION_TIMEOUT_MS};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, SessionEvent, Tick, Watch};
-use crate::services::reqlib::{ReqLib, Waits};
+use crate::services::api::{
+    self, Claim, ConnId, Failover, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick,
+    Watch,
+};
+use crate::services::reqlib::Waits;
 
 pub type Up = Req;
 pub type Server = Etcd;
@@ -30,7 +34,6 @@ pub enum Call {
 }
 
 type Out = Outbox<Down>;
-type LibOut = api::LibOut<Up, Answer>;
 
 pub fn service(_: &ServiceConfig) -> Etcd {
     Etcd::new()
@@ -107,7 +110,11 @@ pub fn label(r: &Req) -> String {
         Req::LeaseKeepAlive { .. } => "keep-alive".into(),
         Req::LeaseTimeToLive { .. } => "lease ttl".into(),
         Req::LeaseRevoke { .. } => "lease revoke".into(),
-        Req::Watch { key, start_revision, .. } => format!("watch {key} from {start_revision}"),
+        Req::Watch {
+            key,
+            start_revision,
+            ..
+        } => format!("watch {key} from {start_revision}"),
         Req::CancelWatch { .. } => "cancel watch".into(),
     }
 }
@@ -116,18 +123,31 @@ impl Down {
     pub fn label(&self) -> String {
         match self {
             Down::Resp(r) => answer_label(r),
-            Down::Watch(m) => m.events.iter().map(|e| e.render()).collect::<Vec<_>>().join("; "),
+            Down::Watch(m) => m
+                .events
+                .iter()
+                .map(|e| e.render())
+                .collect::<Vec<_>>()
+                .join("; "),
         }
     }
 }
 
 fn answer_label(r: &Resp) -> String {
     let first = |resp: &OpResp| match resp {
-        OpResp::Range { kvs, .. } => kvs.first().map_or("kvs=[]".to_string(), |kv| format!("kvs[0]={} create_revision={}", kv.key, kv.create_revision)),
+        OpResp::Range { kvs, .. } => kvs.first().map_or("kvs=[]".to_string(), |kv| {
+            format!("kvs[0]={} create_revision={}", kv.key, kv.create_revision)
+        }),
         other => other.render(),
     };
     match r {
-        Resp::Kv { revision, resp: OpResp::Txn { succeeded, responses } } => {
+        Resp::Kv {
+            revision,
+            resp: OpResp::Txn {
+                succeeded,
+                responses,
+            },
+        } => {
             let owner = responses.last().map(first).unwrap_or_default();
             format!("rev {revision}: succeeded={succeeded}, {owner}")
         }
@@ -140,14 +160,28 @@ fn answer_label(r: &Resp) -> String {
 impl Etcd {
     /// Keys deleted in revisions after `rev` (from the revision's events, newest first).
     fn deleted_since(&self, rev: i64) -> Vec<String> {
-        let new = self.store.history.iter().rev().take_while(|(r, _)| *r > rev);
-        new.filter(|(_, ev)| ev.kind == EventKind::Delete).map(|(_, ev)| ev.kv.key.clone()).collect()
+        let new = self
+            .store
+            .history
+            .iter()
+            .rev()
+            .take_while(|(r, _)| *r > rev);
+        new.filter(|(_, ev)| ev.kind == EventKind::Delete)
+            .map(|(_, ev)| ev.kv.key.clone())
+            .collect()
     }
 
     /// Keys created in revisions after `rev`.
     fn created_since(&self, rev: i64) -> Vec<String> {
-        let new = self.store.history.iter().rev().take_while(|(r, _)| *r > rev);
-        new.filter(|(_, ev)| ev.kind == EventKind::Put && ev.kv.version == 1).map(|(_, ev)| ev.kv.key.clone()).collect()
+        let new = self
+            .store
+            .history
+            .iter()
+            .rev()
+            .take_while(|(r, _)| *r > rev);
+        new.filter(|(_, ev)| ev.kind == EventKind::Put && ev.kv.version == 1)
+            .map(|(_, ev)| ev.kv.key.clone())
+            .collect()
     }
 
     fn push_watch(out: &mut Out, msgs: Vec<WatchMsg>) {
@@ -205,23 +239,41 @@ impl LockService for Etcd {
 
     fn failover(&mut self, now: Tick, _: &mut Out) -> Failover {
         self.elect(now);
-        Failover { key: Key::FailoverEtcd, stall: ELECTION_TIMEOUT_MS }
+        Failover {
+            key: Key::FailoverEtcd,
+            stall: ELECTION_TIMEOUT_MS,
+        }
     }
 
     /// The owner is the key with the lowest create revision under the claim's prefix.
     fn holds(&self, _: Tick, claim: &Claim<'_>) -> bool {
         let Some(node) = claim.node else { return false };
         let prefix = &node[..node.rfind('/').map_or(0, |i| i + 1)];
-        let first = self.store.kvs.values().filter(|kv| kv.key.starts_with(prefix)).min_by_key(|kv| kv.create_revision);
+        let first = self
+            .store
+            .kvs
+            .values()
+            .filter(|kv| kv.key.starts_with(prefix))
+            .min_by_key(|kv| kv.create_revision);
         first.is_some_and(|kv| kv.key == node)
     }
 
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
-        self.leases.get(&claim.lease?).map(|l| l.expires_at as i64 - now as i64)
+        self.leases
+            .get(&claim.lease?)
+            .map(|l| l.expires_at as i64 - now as i64)
     }
 
     fn watches(&self) -> Vec<Watch> {
-        self.watchers.iter().map(|x| Watch { conn: x.conn as ConnId, path: x.key.clone(), child: false, on_missing: false }).collect()
+        self.watchers
+            .iter()
+            .map(|x| Watch {
+                conn: x.conn as ConnId,
+                path: x.key.clone(),
+                child: false,
+                on_missing: false,
+            })
+            .collect()
     }
 
     fn entries(&self, now: Tick) -> Vec<KeyRow> {
@@ -231,7 +283,10 @@ impl LockService for Etcd {
             mod_revision: kv.mod_revision,
             version: kv.version,
             lease: kv.lease,
-            lease_left: self.leases.get(&kv.lease).map(|l| l.expires_at.saturating_sub(now)),
+            lease_left: self
+                .leases
+                .get(&kv.lease)
+                .map(|l| l.expires_at.saturating_sub(now)),
         };
         self.store.kvs.values().map(row).collect()
     }
@@ -254,93 +309,5 @@ impl LockService for Etcd {
     }
     fn down_is_heartbeat(m: &Down) -> bool {
         matches!(m, Down::Resp(Resp::KeepAlive { .. }))
-    }
-}
-
-/// The etcd client library (`clientv3` with a `concurrency.Session`): requests with read
-/// timeout and resend, and the lease keep-alive every third of its TTL.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Lib {
-    pub req: ReqLib<Req>,
-    /// (lease, period, next send).
-    pub keepalive: Option<(i64, Tick, Tick)>,
-}
-
-impl Lib {
-    pub fn new(read_timeout: Tick) -> Lib {
-        Lib { req: ReqLib::new(read_timeout), keepalive: None }
-    }
-}
-
-impl ClientLib for Lib {
-    type Call = Call;
-    type Answer = Down;
-    type Up = Req;
-    type Down = Down;
-
-    fn start(&mut self, _: Tick) -> Vec<LibOut> {
-        Vec::new()
-    }
-    fn call(&mut self, now: Tick, call: Call) -> Vec<LibOut> {
-        match call {
-            Call::Req(r) => vec![LibOut::Send(self.req.sent(now, r))],
-            Call::KeepAlive(k) => {
-                self.keepalive = k.map(|(lease, every)| (lease, every, now + every));
-                Vec::new()
-            }
-        }
-    }
-    /// A keep-alive answered with TTL <= 0: the lease is gone, and so is the session.
-    fn receive(&mut self, _: Tick, msg: Down) -> Vec<LibOut> {
-        if let Down::Watch(_) = msg {
-            return vec![LibOut::Answer(msg)];
-        }
-        self.req.answered();
-        match msg {
-            Down::Resp(Resp::KeepAlive { ttl, .. }) if ttl <= 0 => vec![LibOut::Session(SessionEvent::Expired)],
-            Down::Resp(Resp::KeepAlive { .. }) => Vec::new(),
-            other => vec![LibOut::Answer(other)],
-        }
-    }
-    fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
-        let keepalive = self.keepalive.filter(|_| !ctx.app_done).map(|(_, _, t)| (t, LibTimer::KeepAlive));
-        let resend = self.req.resend_at().map(|t| (t, LibTimer::Resend));
-        keepalive.into_iter().chain(resend).min()
-    }
-    fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
-        match (timer, self.keepalive) {
-            (LibTimer::KeepAlive, Some((lease, every, _))) => {
-                self.keepalive = Some((lease, every, now + every));
-                vec![LibOut::Send(self.req.sent(now, Req::LeaseKeepAlive { id: lease }))]
-            }
-            (LibTimer::KeepAlive, None) => Vec::new(),
-            _ => self.req.resend(now).map(LibOut::Send).into_iter().collect(),
-        }
-    }
-    /// A graceful close revokes the session's lease, then the connection closes.
-    fn close(&mut self, _: Tick, claim: &Claim<'_>) -> Vec<LibOut> {
-        let revoke = claim.lease.map(|id| LibOut::Send(Req::LeaseRevoke { id }));
-        revoke.into_iter().chain([LibOut::Hangup]).collect()
-    }
-    fn crash(&mut self) -> Vec<LibOut> {
-        vec![LibOut::Hangup]
-    }
-    fn connection(&self) -> u32 {
-        self.req.attempt
-    }
-    fn quiet(&self) -> bool {
-        true
-    }
-    fn unanswered(&self) -> usize {
-        self.req.unanswered.len()
-    }
-    fn session(&self) -> Option<u64> {
-        None
-    }
-    fn conn_state(&self) -> ConnState {
-        ConnState::Connected
-    }
-    fn session_timeout(&self) -> Tick {
-        0
     }
 }

@@ -17,7 +17,11 @@ pub struct Store {
 
 impl Default for Store {
     fn default() -> Self {
-        Store { revision: 1, kvs: BTreeMap::new(), history: Vec::new() }
+        Store {
+            revision: 1,
+            kvs: BTreeMap::new(),
+            history: Vec::new(),
+        }
     }
 }
 
@@ -53,14 +57,27 @@ fn sort_key(kv: &Kv, t: Target) -> (i64, String) {
 
 impl Store {
     pub fn range(&self, r: &RangeReq) -> OpResp {
-        let mut kvs: Vec<Kv> = self.kvs.values().filter(|kv| in_range(&kv.key, &r.key, r.prefix)).cloned().collect();
+        let mut kvs: Vec<Kv> = self
+            .kvs
+            .values()
+            .filter(|kv| in_range(&kv.key, &r.key, r.prefix))
+            .cloned()
+            .collect();
         let count = kvs.len() as i64;
         if r.count_only {
-            return OpResp::Range { kvs: Vec::new(), count, more: false };
+            return OpResp::Range {
+                kvs: Vec::new(),
+                count,
+                more: false,
+            };
         }
         let order = r.sort.map(|(_, o)| o).unwrap_or(Order::None);
         // Without an explicit order or a filter, the store applies the limit in key order first.
-        if order == Order::None && r.max_create_revision == 0 && r.limit > 0 && kvs.len() as i64 > r.limit {
+        if order == Order::None
+            && r.max_create_revision == 0
+            && r.limit > 0
+            && kvs.len() as i64 > r.limit
+        {
             kvs.truncate(r.limit as usize);
             let mut resp = self.sorted(kvs, r);
             if let OpResp::Range { count: c, more, .. } = &mut resp {
@@ -122,28 +139,57 @@ impl Store {
         match op {
             Op::Put { key, value, lease } => {
                 let old = self.kvs.get(key);
-                let (create, version) = old.map(|o| (o.create_revision, o.version + 1)).unwrap_or((rev, 1));
-                let kv = Kv { key: key.clone(), value: value.clone(), create_revision: create, mod_revision: rev, version, lease: *lease };
-                events.push(Event { kind: EventKind::Put, kv: kv.clone() });
+                let (create, version) = old
+                    .map(|o| (o.create_revision, o.version + 1))
+                    .unwrap_or((rev, 1));
+                let kv = Kv {
+                    key: key.clone(),
+                    value: value.clone(),
+                    create_revision: create,
+                    mod_revision: rev,
+                    version,
+                    lease: *lease,
+                };
+                events.push(Event {
+                    kind: EventKind::Put,
+                    kv: kv.clone(),
+                });
                 self.kvs.insert(key.clone(), kv);
                 OpResp::Put
             }
             Op::Range(r) => self.range(r),
             Op::Delete { key, prefix } => {
-                let doomed: Vec<String> = self.kvs.keys().filter(|k| in_range(k, key, *prefix)).cloned().collect();
+                let doomed: Vec<String> = self
+                    .kvs
+                    .keys()
+                    .filter(|k| in_range(k, key, *prefix))
+                    .cloned()
+                    .collect();
                 for k in &doomed {
                     if let Some(mut kv) = self.kvs.remove(k) {
                         kv.mod_revision = rev;
-                        events.push(Event { kind: EventKind::Delete, kv });
+                        events.push(Event {
+                            kind: EventKind::Delete,
+                            kv,
+                        });
                     }
                 }
-                OpResp::Delete { deleted: doomed.len() as i64 }
+                OpResp::Delete {
+                    deleted: doomed.len() as i64,
+                }
             }
-            Op::Txn { compares, success, failure } => {
+            Op::Txn {
+                compares,
+                success,
+                failure,
+            } => {
                 let ok = compares.iter().all(|c| self.compare(c));
                 let branch = if ok { success } else { failure };
                 let responses = branch.iter().map(|o| self.apply(o, rev, events)).collect();
-                OpResp::Txn { succeeded: ok, responses }
+                OpResp::Txn {
+                    succeeded: ok,
+                    responses,
+                }
             }
         }
     }
@@ -152,7 +198,8 @@ impl Store {
     pub fn commit(&mut self, events: Vec<Event>) -> Vec<Event> {
         if !events.is_empty() {
             self.revision += 1;
-            self.history.extend(events.iter().map(|e| (self.revision, e.clone())));
+            self.history
+                .extend(events.iter().map(|e| (self.revision, e.clone())));
         }
         events
     }
@@ -168,9 +215,12 @@ pub fn duplicate_keys(ops: &[Op]) -> bool {
             Op::Put { key, .. } if puts.contains(&key.as_str()) => return true,
             Op::Put { key, .. } => puts.push(key),
             Op::Delete { key, prefix } => dels.push((key, *prefix)),
-            Op::Txn { success, failure, .. } if duplicate_keys(success) || duplicate_keys(failure) => return true,
+            Op::Txn {
+                success, failure, ..
+            } if duplicate_keys(success) || duplicate_keys(failure) => return true,
             _ => {}
         }
     }
-    puts.iter().any(|p| dels.iter().any(|(k, pre)| in_range(p, k, *pre)))
+    puts.iter()
+        .any(|p| dels.iter().any(|(k, pre)| in_range(p, k, *pre)))
 }

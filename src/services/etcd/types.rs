@@ -62,45 +62,102 @@ pub struct Compare {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Op {
-    Put { key: String, value: String, lease: i64 },
+    Put {
+        key: String,
+        value: String,
+        lease: i64,
+    },
     Range(RangeReq),
-    Delete { key: String, prefix: bool },
-    Txn { compares: Vec<Compare>, success: Vec<Op>, failure: Vec<Op> },
+    Delete {
+        key: String,
+        prefix: bool,
+    },
+    Txn {
+        compares: Vec<Compare>,
+        success: Vec<Op>,
+        failure: Vec<Op>,
+    },
 }
 
 /// A request on a client's connection.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Req {
     Kv(Op),
-    LeaseGrant { ttl: i64 },
-    LeaseKeepAlive { id: i64 },
-    LeaseTimeToLive { id: i64 },
-    LeaseRevoke { id: i64 },
+    LeaseGrant {
+        ttl: i64,
+    },
+    LeaseKeepAlive {
+        id: i64,
+    },
+    LeaseTimeToLive {
+        id: i64,
+    },
+    LeaseRevoke {
+        id: i64,
+    },
     /// Watch `key` (or the prefix) from `start_revision` (0 = from now on).
-    Watch { watch_id: i64, key: String, prefix: bool, start_revision: i64 },
-    CancelWatch { watch_id: i64 },
+    Watch {
+        watch_id: i64,
+        key: String,
+        prefix: bool,
+        start_revision: i64,
+    },
+    CancelWatch {
+        watch_id: i64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OpResp {
     Put,
-    Range { kvs: Vec<Kv>, count: i64, more: bool },
-    Delete { deleted: i64 },
-    Txn { succeeded: bool, responses: Vec<OpResp> },
+    Range {
+        kvs: Vec<Kv>,
+        count: i64,
+        more: bool,
+    },
+    Delete {
+        deleted: i64,
+    },
+    Txn {
+        succeeded: bool,
+        responses: Vec<OpResp>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Resp {
     /// A KV answer with the header revision.
-    Kv { revision: i64, resp: OpResp },
-    Granted { id: i64, ttl: i64 },
+    Kv {
+        revision: i64,
+        resp: OpResp,
+    },
+    Granted {
+        id: i64,
+        ttl: i64,
+    },
     /// Keep-alive answer: the granted TTL, 0 when the lease is unknown.
-    KeepAlive { id: i64, ttl: i64 },
-    TimeToLive { id: i64, ttl: i64, granted: i64 },
-    Revoked { revision: i64 },
-    WatchCreated { watch_id: i64 },
-    WatchCanceled { watch_id: i64 },
-    Error { code: u32, message: String },
+    KeepAlive {
+        id: i64,
+        ttl: i64,
+    },
+    TimeToLive {
+        id: i64,
+        ttl: i64,
+        granted: i64,
+    },
+    Revoked {
+        revision: i64,
+    },
+    WatchCreated {
+        watch_id: i64,
+    },
+    WatchCanceled {
+        watch_id: i64,
+    },
+    Error {
+        code: u32,
+        message: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -125,8 +182,15 @@ pub struct WatchMsg {
 
 impl Kv {
     pub fn render(&self) -> String {
-        let lease = if self.lease != 0 { format!(" lease={}", self.lease) } else { String::new() };
-        format!("{}={} c={} m={} v={}{lease}", self.key, self.value, self.create_revision, self.mod_revision, self.version)
+        let lease = if self.lease != 0 {
+            format!(" lease={}", self.lease)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}={} c={} m={} v={}{lease}",
+            self.key, self.value, self.create_revision, self.mod_revision, self.version
+        )
     }
 }
 
@@ -136,12 +200,23 @@ impl OpResp {
             OpResp::Put => "put".into(),
             OpResp::Range { kvs, count, more } => {
                 let kvs: Vec<String> = kvs.iter().map(Kv::render).collect();
-                format!("count={count} kvs=[{}]{}", kvs.join(", "), if *more { " more" } else { "" })
+                format!(
+                    "count={count} kvs=[{}]{}",
+                    kvs.join(", "),
+                    if *more { " more" } else { "" }
+                )
             }
             OpResp::Delete { deleted } => format!("deleted={deleted}"),
-            OpResp::Txn { succeeded, responses } => {
+            OpResp::Txn {
+                succeeded,
+                responses,
+            } => {
                 let r: Vec<String> = responses.iter().map(OpResp::render).collect();
-                format!("{} [{}]", if *succeeded { "succeeded" } else { "failed" }, r.join("; "))
+                format!(
+                    "{} [{}]",
+                    if *succeeded { "succeeded" } else { "failed" },
+                    r.join("; ")
+                )
             }
         }
     }

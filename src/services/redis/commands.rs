@@ -20,7 +20,12 @@ pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
         "get" => db.live_str(now, a(1)).map_or_else(|e| e, Reply::Bulk),
         "getset" => getset(db, now, a(1), a(2)),
         "del" => del(db, now, args),
-        "exists" => Reply::Int(args[1..].iter().filter(|k| db.live(now, k).is_some()).count() as i64),
+        "exists" => Reply::Int(
+            args[1..]
+                .iter()
+                .filter(|k| db.live(now, k).is_some())
+                .count() as i64,
+        ),
         "expire" => expire(db, now, args, 1000, "expire"),
         "pexpire" => expire(db, now, args, 1, "pexpire"),
         "ttl" => ttl(db, now, a(1), true),
@@ -72,14 +77,24 @@ fn set_flags(args: &[String]) -> Option<SetFlags> {
 }
 
 fn set(db: &mut Db, now: u64, args: &[String]) -> Reply {
-    let Some(f) = set_flags(args) else { return Reply::syntax() };
+    let Some(f) = set_flags(args) else {
+        return Reply::syntax();
+    };
     let mut expire_at = None;
     if let Some((unit, absolute, raw)) = &f.expire {
-        let Some(v) = parse_int(raw) else { return Reply::not_int() };
+        let Some(v) = parse_int(raw) else {
+            return Reply::not_int();
+        };
         if v <= 0 {
             return Reply::err("invalid expire time in 'set' command");
         }
-        let at = (v as u64).checked_mul(*unit).and_then(|ms| if *absolute { Some(ms) } else { now.checked_add(ms) });
+        let at = (v as u64).checked_mul(*unit).and_then(|ms| {
+            if *absolute {
+                Some(ms)
+            } else {
+                now.checked_add(ms)
+            }
+        });
         match at.filter(|t| *t <= i64::MAX as u64) {
             Some(t) => expire_at = Some(t),
             None => return Reply::err("invalid expire time in 'set' command"),
@@ -99,11 +114,19 @@ fn set(db: &mut Db, now: u64, args: &[String]) -> Reply {
     }
     db.set(key, value, expire_at);
     // EX/PX/EXAT go out as `SET k v PXAT ms`; otherwise the command as sent, less GET.
-    let pxat = f.expire.as_ref().is_some_and(|(unit, absolute, _)| *unit == 1 && *absolute);
+    let pxat = f
+        .expire
+        .as_ref()
+        .is_some_and(|(unit, absolute, _)| *unit == 1 && *absolute);
     match expire_at.filter(|_| f.expire.is_some() && !pxat) {
         Some(t) => db.propagate(&["SET", key, value, "PXAT", &t.to_string()]),
         None if f.get && f.expire.is_none() => {
-            let kept: Vec<&String> = args.iter().enumerate().filter(|(i, a)| *i < 3 || !a.eq_ignore_ascii_case("get")).map(|(_, a)| a).collect();
+            let kept: Vec<&String> = args
+                .iter()
+                .enumerate()
+                .filter(|(i, a)| *i < 3 || !a.eq_ignore_ascii_case("get"))
+                .map(|(_, a)| a)
+                .collect();
             db.propagate(&kept);
         }
         None => db.propagate(args),
@@ -154,10 +177,14 @@ fn expire_options(args: &[String]) -> Result<[bool; 4], Reply> {
         }
     }
     if o[0] && (o[1] || o[2] || o[3]) {
-        return Err(Reply::err("NX and XX, GT or LT options at the same time are not compatible"));
+        return Err(Reply::err(
+            "NX and XX, GT or LT options at the same time are not compatible",
+        ));
     }
     if o[2] && o[3] {
-        return Err(Reply::err("GT and LT options at the same time are not compatible"));
+        return Err(Reply::err(
+            "GT and LT options at the same time are not compatible",
+        ));
     }
     Ok(o)
 }
@@ -168,13 +195,19 @@ fn expire(db: &mut Db, now: u64, args: &[String], unit: i64, name: &str) -> Repl
         Ok(o) => o,
         Err(e) => return e,
     };
-    let Some(v) = parse_int(&args[2]) else { return Reply::not_int() };
+    let Some(v) = parse_int(&args[2]) else {
+        return Reply::not_int();
+    };
     let invalid = || Reply::err(&format!("invalid expire time in '{name}' command"));
-    let Some(delta) = v.checked_mul(unit) else { return invalid() };
+    let Some(delta) = v.checked_mul(unit) else {
+        return invalid();
+    };
     if (now as i64).checked_add(delta).is_none() {
         return invalid();
     }
-    let Some(current) = db.live(now, &args[1]).map(|e| e.expire_at) else { return Reply::Int(0) };
+    let Some(current) = db.live(now, &args[1]).map(|e| e.expire_at) else {
+        return Reply::Int(0);
+    };
     let when = now as i64 + delta;
     let refused = (o[0] && current.is_some())
         || (o[1] && current.is_none())
@@ -225,7 +258,9 @@ fn incr(db: &mut Db, now: u64, key: &str) -> Reply {
             None => return wrongtype(),
         },
     };
-    let Some(next) = current.checked_add(1) else { return Reply::err("increment or decrement would overflow") };
+    let Some(next) = current.checked_add(1) else {
+        return Reply::err("increment or decrement would overflow");
+    };
     db.set(key, &next.to_string(), entry.and_then(|e| e.expire_at));
     db.propagate(&["INCR", key]);
     Reply::Int(next)

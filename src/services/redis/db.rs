@@ -74,7 +74,9 @@ pub struct Db {
 
 impl Db {
     pub fn expired(&self, now: u64, key: &str) -> bool {
-        self.keys.get(key).is_some_and(|e| e.expire_at.is_some_and(|t| t <= now))
+        self.keys
+            .get(key)
+            .is_some_and(|e| e.expire_at.is_some_and(|t| t <= now))
     }
 
     /// The live entry, reclaiming it first if it has expired (primary only).
@@ -110,7 +112,8 @@ impl Db {
 
     /// Queues a command for the replicas.
     pub fn propagate<S: AsRef<str>>(&mut self, cmd: &[S]) {
-        self.outbox.push(cmd.iter().map(|s| s.as_ref().to_string()).collect());
+        self.outbox
+            .push(cmd.iter().map(|s| s.as_ref().to_string()).collect());
     }
 
     /// Writes a string; `expire_at` None clears any TTL. The caller propagates.
@@ -154,7 +157,12 @@ impl Db {
         if self.replica || self.lazy_only {
             return;
         }
-        let due: Vec<String> = self.keys.iter().filter(|(_, e)| e.expire_at.is_some_and(|t| t <= now)).map(|(k, _)| k.clone()).collect();
+        let due: Vec<String> = self
+            .keys
+            .iter()
+            .filter(|(_, e)| e.expire_at.is_some_and(|t| t <= now))
+            .map(|(k, _)| k.clone())
+            .collect();
         for k in due {
             self.expire(&k);
         }

@@ -98,7 +98,10 @@ mod tests {
     const KEYS: [&str; 4] = ["lock:1", "lock:10", "lock:2", "other"];
 
     fn keys(pattern: &str) -> Vec<&'static str> {
-        KEYS.iter().copied().filter(|k| matches(pattern, k)).collect()
+        KEYS.iter()
+            .copied()
+            .filter(|k| matches(pattern, k))
+            .collect()
     }
 
     #[test]

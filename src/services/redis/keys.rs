@@ -14,7 +14,10 @@ pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
     let name = args[0].to_ascii_lowercase();
     match name.as_str() {
         "keys" => {
-            let hits = db.keys.keys().filter(|k| !db.expired(now, k) && glob::matches(&args[1], k));
+            let hits = db
+                .keys
+                .keys()
+                .filter(|k| !db.expired(now, k) && glob::matches(&args[1], k));
             Reply::Array(Some(hits.map(|k| bulk(k)).collect()))
         }
         "scan" => scan(db, now, args),
@@ -28,22 +31,31 @@ pub fn run(db: &mut Db, now: u64, args: &[String]) -> Reply {
             Reply::ok()
         }
         "mget" => {
-            let values = args[1..].iter().map(|k| Reply::Bulk(db.live(now, k).and_then(|e| e.str().map(String::from))));
+            let values = args[1..]
+                .iter()
+                .map(|k| Reply::Bulk(db.live(now, k).and_then(|e| e.str().map(String::from))));
             Reply::Array(Some(values.collect()))
         }
         "debug" => debug(db, args),
-        _ => Reply::err(&format!("Lockstep does not model '{}' here", args.join(" "))),
+        _ => Reply::err(&format!(
+            "Lockstep does not model '{}' here",
+            args.join(" ")
+        )),
     }
 }
 
 /// SCAN cursor [MATCH p] [COUNT n] [TYPE t]. Lockstep's keyspaces are small, so the first call
 /// returns every key and cursor 0, as Redis does for a small table; a later cursor finds none.
 fn scan(db: &mut Db, now: u64, args: &[String]) -> Reply {
-    let Ok(cursor) = args[1].parse::<u64>() else { return Reply::err("invalid cursor") };
+    let Ok(cursor) = args[1].parse::<u64>() else {
+        return Reply::err("invalid cursor");
+    };
     let (mut pattern, mut kind) = (None, None);
     let mut i = 2;
     while i < args.len() {
-        let Some(v) = args.get(i + 1) else { return Reply::syntax() };
+        let Some(v) = args.get(i + 1) else {
+            return Reply::syntax();
+        };
         match args[i].to_ascii_lowercase().as_str() {
             "count" => match parse_int(v) {
                 None => return Reply::not_int(),
@@ -57,7 +69,11 @@ fn scan(db: &mut Db, now: u64, args: &[String]) -> Reply {
         i += 2;
     }
     let mut found = Vec::new();
-    let candidates: Vec<String> = if cursor == 0 { db.keys.keys().cloned().collect() } else { Vec::new() };
+    let candidates: Vec<String> = if cursor == 0 {
+        db.keys.keys().cloned().collect()
+    } else {
+        Vec::new()
+    };
     for k in candidates {
         if pattern.as_ref().is_some_and(|p| !glob::matches(p, &k)) {
             continue;
@@ -91,7 +107,10 @@ fn debug(db: &mut Db, args: &[String]) -> Reply {
         return Reply::err("Lockstep models only DEBUG SET-ACTIVE-EXPIRE");
     }
     if args.len() != 3 {
-        return Reply::err(&format!("unknown subcommand or wrong number of arguments for '{}'. Try DEBUG HELP.", args[1]));
+        return Reply::err(&format!(
+            "unknown subcommand or wrong number of arguments for '{}'. Try DEBUG HELP.",
+            args[1]
+        ));
     }
     db.lazy_only = atoi(&args[2]) == 0;
     Reply::ok()
@@ -105,7 +124,12 @@ fn atoi(s: &str) -> i64 {
         Some(b'+') => (false, &t[1..]),
         _ => (false, t),
     };
-    let n = digits.bytes().take_while(u8::is_ascii_digit).fold(0i64, |n, d| n.wrapping_mul(10).wrapping_add(i64::from(d - b'0')));
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| {
+            n.wrapping_mul(10).wrapping_add(i64::from(d - b'0'))
+        });
     if neg {
         -n
     } else {

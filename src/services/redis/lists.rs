@@ -92,24 +92,40 @@ fn pop(db: &mut Db, now: u64, args: &[String], left: bool) -> Reply {
 }
 
 fn lrange(db: &mut Db, now: u64, args: &[String]) -> Reply {
-    let (Some(start), Some(stop)) = (parse_int(&args[2]), parse_int(&args[3])) else { return Reply::not_int() };
+    let (Some(start), Some(stop)) = (parse_int(&args[2]), parse_int(&args[3])) else {
+        return Reply::not_int();
+    };
     let l = match list(db, now, &args[1]) {
         Ok(l) => l.unwrap_or_default(),
         Err(e) => return e,
     };
     let len = l.len() as i64;
-    let from = if start < 0 { (len + start).max(0) } else { start };
-    let to = if stop < 0 { len + stop } else { stop.min(len - 1) };
+    let from = if start < 0 {
+        (len + start).max(0)
+    } else {
+        start
+    };
+    let to = if stop < 0 {
+        len + stop
+    } else {
+        stop.min(len - 1)
+    };
     if from > to || from >= len {
         return Reply::Array(Some(Vec::new()));
     }
-    Reply::Array(Some(l.range(from as usize..=to as usize).map(|v| Reply::Bulk(Some(v.clone()))).collect()))
+    Reply::Array(Some(
+        l.range(from as usize..=to as usize)
+            .map(|v| Reply::Bulk(Some(v.clone())))
+            .collect(),
+    ))
 }
 
 /// BLPOP's timeout in milliseconds (seconds as a float, rounded up), or its error.
 pub fn timeout_ms(raw: &str) -> Result<u64, Reply> {
     let v = raw.parse::<f64>().ok().filter(|v| !v.is_nan());
-    let Some(v) = v else { return Err(Reply::err("timeout is not a float or out of range")) };
+    let Some(v) = v else {
+        return Err(Reply::err("timeout is not a float or out of range"));
+    };
     let ms = (v * 1000.0).ceil();
     // Redis casts to a 64-bit integer: on x86 anything out of range (inf too) becomes negative.
     if !(0.0..9.2e18).contains(&ms) {
@@ -132,7 +148,10 @@ pub fn blpop(db: &mut Db, now: u64, args: &[String]) -> Result<Reply, u64> {
                 let v = l.pop_front().unwrap_or_default();
                 store(db, key, l);
                 db.propagate(&["LPOP", key.as_str()]);
-                return Ok(Reply::Array(Some(vec![Reply::Bulk(Some(key.clone())), Reply::Bulk(Some(v))])));
+                return Ok(Reply::Array(Some(vec![
+                    Reply::Bulk(Some(key.clone())),
+                    Reply::Bulk(Some(v)),
+                ])));
             }
             Ok(_) => {}
         }
@@ -167,6 +186,9 @@ mod tests {
         assert_eq!(timeout_ms("1e-4"), Ok(1));
         assert_eq!(timeout_ms("-1"), Err(Reply::err("timeout is negative")));
         assert_eq!(timeout_ms("inf"), Err(Reply::err("timeout is negative")));
-        assert_eq!(timeout_ms("abc"), Err(Reply::err("timeout is not a float or out of range")));
+        assert_eq!(
+            timeout_ms("abc"),
+            Err(Reply::err("timeout is not a float or out of range"))
+        );
     }
 }

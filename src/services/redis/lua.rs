@@ -38,7 +38,10 @@ pub enum Known {
 }
 
 fn normal(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '\'' { '"' } else { c }).collect()
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if c == '\'' { '"' } else { c })
+        .collect()
 }
 
 /// Which known script this text is, if any.
@@ -51,7 +54,9 @@ pub fn recognise(text: &str) -> Option<Known> {
         (REDLOCK_UNLOCK, Known::RedlockUnlock),
         (REDLOCK_EXTEND, Known::RedlockExtend),
     ];
-    all.into_iter().find(|(s, _)| normal(s) == t).map(|(_, k)| k)
+    all.into_iter()
+        .find(|(s, _)| normal(s) == t)
+        .map(|(_, k)| k)
 }
 
 /// A running script: its text and SHA1 (for error messages), and whether it runs on a
@@ -74,7 +79,11 @@ impl Ctx<'_> {
 
     fn tag(&self, cmd: &str, e: Reply) -> Reply {
         match e {
-            Reply::Error(msg) => Reply::Error(format!("{msg} script: {}, on @user_script:{}.", self.sha, self.line(cmd))),
+            Reply::Error(msg) => Reply::Error(format!(
+                "{msg} script: {}, on @user_script:{}.",
+                self.sha,
+                self.line(cmd)
+            )),
             other => other,
         }
     }
@@ -82,8 +91,15 @@ impl Ctx<'_> {
     /// `redis.pcall(...)`: the command's reply, an error included (`nil` arguments are refused).
     pub fn pcall(&mut self, args: &[Option<&str>]) -> Reply {
         let cmd = args[0].unwrap_or_default();
-        let Some(words) = args.iter().map(|a| a.map(String::from)).collect::<Option<Vec<String>>>() else {
-            return self.tag(cmd, Reply::err("Lua redis lib command arguments must be strings or integers"));
+        let Some(words) = args
+            .iter()
+            .map(|a| a.map(String::from))
+            .collect::<Option<Vec<String>>>()
+        else {
+            return self.tag(
+                cmd,
+                Reply::err("Lua redis lib command arguments must be strings or integers"),
+            );
         };
         if self.readonly && table::is_write(cmd) {
             return self.tag(cmd, table::readonly());
@@ -111,7 +127,12 @@ fn same(v: &Reply, token: Option<&str>) -> bool {
 }
 
 /// Runs a known script; `Err` is the error that ended it (its writes so far stay, as in Redis).
-pub fn run(known: Known, ctx: &mut Ctx<'_>, keys: &[String], argv: &[String]) -> Result<Reply, Reply> {
+pub fn run(
+    known: Known,
+    ctx: &mut Ctx<'_>,
+    keys: &[String],
+    argv: &[String],
+) -> Result<Reply, Reply> {
     let key1 = keys.first().map(String::as_str);
     let arg = |i: usize| argv.get(i).map(String::as_str);
     match known {

@@ -23,6 +23,17 @@ use db::Db;
 pub use reply::Reply;
 pub use service::{lib, service, Answer, Call, Down, Entry, KeyRow, Lib, Server, Up};
 
+/// How the view presents Redis: keys with their PTTL in milliseconds.
+pub const LOOK: super::look::Look = super::look::Look {
+    product: "Redis 7",
+    contents: Some(["keys", "键"]),
+    entry: ["key", "键"],
+    ttl: |ms| Some(format!("PTTL {ms}")),
+    end_session: None,
+    lane: "Redis",
+    lean: false,
+};
+
 /// A connection's transaction state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Conn {
@@ -77,8 +88,18 @@ pub struct Redis {
 
 impl Redis {
     pub fn new(replica_lag: Option<u64>) -> Redis {
-        let replica = replica_lag.map(|lag| Replica { db: Db { replica: true, ..Db::default() }, lag, ..Replica::default() });
-        Redis { replica, ..Redis::default() }
+        let replica = replica_lag.map(|lag| Replica {
+            db: Db {
+                replica: true,
+                ..Db::default()
+            },
+            lag,
+            ..Replica::default()
+        });
+        Redis {
+            replica,
+            ..Redis::default()
+        }
     }
 
     /// One command from connection `conn` at server time `now` (ms), answered at once. A
@@ -99,7 +120,10 @@ impl Redis {
     }
 
     fn dispatch(&mut self, now: u64, conn: u32, args: &[String]) -> (Reply, u64) {
-        let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
+        let name = args
+            .first()
+            .map(|s| s.to_ascii_lowercase())
+            .unwrap_or_default();
         let c = self.conns.entry(conn).or_default();
         if c.multi.is_some() && !matches!(name.as_str(), "exec" | "discard" | "multi" | "watch") {
             return (queue(c, args), now);
@@ -110,7 +134,12 @@ impl Redis {
         match name.as_str() {
             "blpop" => match lists::blpop(&mut self.db, now, args) {
                 Ok(reply) => (reply, now),
-                Err(0) => (Reply::err("Lockstep cannot block for ever: no other client can push meanwhile here"), now),
+                Err(0) => (
+                    Reply::err(
+                        "Lockstep cannot block for ever: no other client can push meanwhile here",
+                    ),
+                    now,
+                ),
                 Err(ms) => (Reply::Array(None), now + ms),
             },
             "wait" => self.wait(now, conn, args, true),
@@ -143,7 +172,14 @@ impl Redis {
             "exec" if c.multi.is_none() => Reply::err("EXEC without MULTI"),
             "exec" => self.exec(now, conn),
             "replicaof" | "slaveof" => Reply::ok(),
-            "client" if args.iter().map(|a| a.to_ascii_lowercase()).eq(["client", "kill", "type", "replica"]) => self.cut_replica_link(),
+            "client"
+                if args
+                    .iter()
+                    .map(|a| a.to_ascii_lowercase())
+                    .eq(["client", "kill", "type", "replica"]) =>
+            {
+                self.cut_replica_link()
+            }
             "role" => self.role(),
             "wait" => self.wait(now, conn, args, false).0,
             _ => commands::run(&mut self.db, now, args),
@@ -168,20 +204,32 @@ impl Redis {
     fn touched(&self, now: u64, w: &Watched) -> bool {
         let writes = self.db.writes.get(&w.key).copied().unwrap_or(0);
         let expirations = self.db.expirations.get(&w.key).copied().unwrap_or(0);
-        writes != w.writes || (!w.expired_at_watch && (expirations != w.expirations || self.db.expired(now, &w.key)))
+        writes != w.writes
+            || (!w.expired_at_watch
+                && (expirations != w.expirations || self.db.expired(now, &w.key)))
     }
 
     fn exec(&mut self, now: u64, conn: u32) -> Reply {
         let c = self.conns.remove(&conn).unwrap_or_default();
-        self.conns.insert(conn, Conn { woff: c.woff, ..Conn::default() });
+        self.conns.insert(
+            conn,
+            Conn {
+                woff: c.woff,
+                ..Conn::default()
+            },
+        );
         if c.dirty {
-            return Reply::Error("EXECABORT Transaction discarded because of previous errors.".into());
+            return Reply::Error(
+                "EXECABORT Transaction discarded because of previous errors.".into(),
+            );
         }
         if c.watched.iter().any(|w| self.touched(now, w)) {
             return Reply::Array(None);
         }
         let queued = c.multi.unwrap_or_default();
-        Reply::Array(Some(queued.iter().map(|cmd| self.run(now, conn, cmd)).collect()))
+        Reply::Array(Some(
+            queued.iter().map(|cmd| self.run(now, conn, cmd)).collect(),
+        ))
     }
 
     /// The connection closed: its transaction and watches are forgotten.
@@ -196,7 +244,9 @@ impl Redis {
             return e;
         }
         let role = self.replica_role();
-        let Some(r) = self.replica.as_mut() else { return Reply::Error("Connection refused".into()) };
+        let Some(r) = self.replica.as_mut() else {
+            return Reply::Error("Connection refused".into());
+        };
         match args[0].to_ascii_lowercase().as_str() {
             "replicaof" | "slaveof" => {
                 self.promote();
@@ -229,11 +279,22 @@ impl Redis {
     pub fn promote(&mut self) {
         let Some(r) = self.replica.take() else { return };
         let lag = r.lag;
-        self.db = Db { replica: false, ..r.db };
+        self.db = Db {
+            replica: false,
+            ..r.db
+        };
         self.conns.clear();
         self.offset = r.offset;
         self.selected = false;
-        self.replica = Some(Replica { db: Db { replica: true, ..Db::default() }, lag, link_cut: true, ..Replica::default() });
+        self.replica = Some(Replica {
+            db: Db {
+                replica: true,
+                ..Db::default()
+            },
+            lag,
+            link_cut: true,
+            ..Replica::default()
+        });
     }
 
     /// Server timers: active expiry on the primary, replication arrivals on the replica.
@@ -244,7 +305,11 @@ impl Redis {
     }
 
     pub fn next_deadline(&self) -> Option<u64> {
-        let arrival = self.replica.as_ref().filter(|r| !r.frozen).and_then(|r| r.stream.front().map(|(t, _)| *t));
+        let arrival = self
+            .replica
+            .as_ref()
+            .filter(|r| !r.frozen)
+            .and_then(|r| r.stream.front().map(|(t, _)| *t));
         [self.db.next_expiry(), arrival].into_iter().flatten().min()
     }
 }

@@ -65,7 +65,9 @@ pub fn run(text: &str) -> Vec<String> {
         }
         let conn = who.bytes().next().unwrap_or(b'A') as u32;
         let reply = if who == "R" && !promoted {
-            promoted = args.first().is_some_and(|a| a.eq_ignore_ascii_case("replicaof"));
+            promoted = args
+                .first()
+                .is_some_and(|a| a.eq_ignore_ascii_case("replicaof"));
             redis.replica_command(now, &args)
         } else {
             // A command that blocks (WAIT, BLPOP) answers later: the script's clock moves on.
@@ -79,7 +81,9 @@ pub fn run(text: &str) -> Vec<String> {
 }
 
 fn directive(redis: &mut Redis, line: &str) {
-    let Some(r) = redis.replica.as_mut() else { return };
+    let Some(r) = redis.replica.as_mut() else {
+        return;
+    };
     match line {
         "!freeze-replica" => r.frozen = true,
         "!resume-replica" => r.frozen = false,

@@ -16,13 +16,19 @@ const GETACK: [&str; 3] = ["REPLCONF", "GETACK", "*"];
 /// Bytes of a command in RESP: `*n\r\n` then `$len\r\narg\r\n` per word.
 pub fn resp_len(cmd: &[String]) -> u64 {
     let head = 3 + cmd.len().to_string().len();
-    let body: usize = cmd.iter().map(|a| 5 + a.len().to_string().len() + a.len()).sum();
+    let body: usize = cmd
+        .iter()
+        .map(|a| 5 + a.len().to_string().len() + a.len())
+        .sum();
     (head + body) as u64
 }
 
 /// A write the replica applies (not SELECT, MULTI, EXEC or REPLCONF): what "behind" counts.
 pub fn is_data(cmd: &[String]) -> bool {
-    !matches!(cmd.first().map(String::as_str), Some("SELECT" | "MULTI" | "EXEC" | "REPLCONF"))
+    !matches!(
+        cmd.first().map(String::as_str),
+        Some("SELECT" | "MULTI" | "EXEC" | "REPLCONF")
+    )
 }
 
 fn words(cmd: &[&str]) -> Vec<String> {
@@ -42,7 +48,9 @@ impl Redis {
     /// replica there is no backlog and the offset stays put, as on a server that never had one.
     pub(super) fn replicate(&mut self, now: u64) {
         let mut out = std::mem::take(&mut self.db.outbox);
-        let Some(r) = self.replica.as_mut() else { return };
+        let Some(r) = self.replica.as_mut() else {
+            return;
+        };
         if out.is_empty() {
             return;
         }
@@ -60,7 +68,9 @@ impl Redis {
 
     /// Replication arrivals on the replica, and its once-a-second acknowledgement.
     pub(super) fn replica_tick(&mut self, now: u64) {
-        let Some(r) = self.replica.as_mut().filter(|r| !r.frozen) else { return };
+        let Some(r) = self.replica.as_mut().filter(|r| !r.frozen) else {
+            return;
+        };
         while r.stream.front().is_some_and(|(t, _)| *t <= now) {
             let (_, w) = r.stream.pop_front().unwrap_or_default();
             if w.first().is_some_and(|c| c == "REPLCONF") {
@@ -77,15 +87,29 @@ impl Redis {
 
     /// Replicas connected and acknowledged up to `offset` (0 or 1).
     fn acks(&self, offset: u64) -> i64 {
-        i64::from(self.replica.as_ref().is_some_and(|r| !r.link_cut && r.acked >= offset))
+        i64::from(
+            self.replica
+                .as_ref()
+                .is_some_and(|r| !r.link_cut && r.acked >= offset),
+        )
     }
 
     /// WAIT numreplicas timeout: the answer and when it is given. Already enough acknowledged
     /// (or inside MULTI): at once. Otherwise the server asks its replicas (REPLCONF GETACK,
     /// sent after the command) and answers when enough have acknowledged or the timeout passes.
-    pub(super) fn wait(&mut self, now: u64, conn: u32, args: &[String], blocking: bool) -> (Reply, u64) {
-        let Some(want) = parse_int(&args[1]) else { return (Reply::not_int(), now) };
-        let Some(timeout) = parse_int(&args[2]) else { return (Reply::err("timeout is not an integer or out of range"), now) };
+    pub(super) fn wait(
+        &mut self,
+        now: u64,
+        conn: u32,
+        args: &[String],
+        blocking: bool,
+    ) -> (Reply, u64) {
+        let Some(want) = parse_int(&args[1]) else {
+            return (Reply::not_int(), now);
+        };
+        let Some(timeout) = parse_int(&args[2]) else {
+            return (Reply::err("timeout is not an integer or out of range"), now);
+        };
         if timeout < 0 {
             return (Reply::err("timeout is negative"), now);
         }
@@ -97,12 +121,19 @@ impl Redis {
         self.getack = true;
         // The replica answers GETACK when it arrives, having applied everything before it.
         let timeout = timeout as u64;
-        let answer = self.replica.as_ref().filter(|r| !r.link_cut && !r.frozen).map(|r| now + r.lag);
+        let answer = self
+            .replica
+            .as_ref()
+            .filter(|r| !r.link_cut && !r.frozen)
+            .map(|r| now + r.lag);
         let answer = answer.filter(|t| timeout == 0 || *t <= now + timeout);
         let count = if answer.is_some() { 1 } else { acked };
         match answer {
             Some(t) if count >= want => (Reply::Int(count), t),
-            _ if timeout == 0 => (Reply::err("Lockstep cannot wait for ever: not enough replicas will acknowledge"), now),
+            _ if timeout == 0 => (
+                Reply::err("Lockstep cannot wait for ever: not enough replicas will acknowledge"),
+                now,
+            ),
             _ => (Reply::Int(count), now + timeout),
         }
     }
@@ -119,16 +150,38 @@ impl Redis {
     pub(super) fn role(&self) -> Reply {
         let bulk = |s: String| Reply::Bulk(Some(s));
         let replicas = self.replica.iter().filter(|r| !r.link_cut);
-        let listed = replicas.map(|r| Reply::Array(Some(vec![bulk(REPLICA.0.into()), bulk(REPLICA.1.to_string()), bulk(r.acked.to_string())])));
-        Reply::Array(Some(vec![bulk("master".into()), Reply::Int(self.offset as i64), Reply::Array(Some(listed.collect()))]))
+        let listed = replicas.map(|r| {
+            Reply::Array(Some(vec![
+                bulk(REPLICA.0.into()),
+                bulk(REPLICA.1.to_string()),
+                bulk(r.acked.to_string()),
+            ]))
+        });
+        Reply::Array(Some(vec![
+            bulk("master".into()),
+            Reply::Int(self.offset as i64),
+            Reply::Array(Some(listed.collect())),
+        ]))
     }
 
     /// ROLE on the replica: its primary, the link's state and the offset it has processed.
     pub(super) fn replica_role(&self) -> Reply {
-        let Some(r) = &self.replica else { return Reply::Array(None) };
+        let Some(r) = &self.replica else {
+            return Reply::Array(None);
+        };
         let bulk = |s: &str| Reply::Bulk(Some(s.into()));
-        let (state, offset) = if r.link_cut { ("connect", -1) } else { ("connected", r.offset as i64) };
-        Reply::Array(Some(vec![bulk("slave"), bulk(PRIMARY.0), Reply::Int(PRIMARY.1.into()), bulk(state), Reply::Int(offset)]))
+        let (state, offset) = if r.link_cut {
+            ("connect", -1)
+        } else {
+            ("connected", r.offset as i64)
+        };
+        Reply::Array(Some(vec![
+            bulk("slave"),
+            bulk(PRIMARY.0),
+            Reply::Int(PRIMARY.1.into()),
+            bulk(state),
+            Reply::Int(offset),
+        ]))
     }
 }
 
@@ -146,8 +199,16 @@ pub fn apply(db: &mut Db, cmd: &[String]) {
             if (has("NX") && exists) || (has("XX") && !exists) {
                 return;
             }
-            let pxat = opts.iter().position(|o| o == "PXAT").and_then(|i| cmd.get(i + 4)).and_then(|t| t.parse().ok());
-            let keep = db.keys.get(&key).and_then(|e| e.expire_at).filter(|_| has("KEEPTTL"));
+            let pxat = opts
+                .iter()
+                .position(|o| o == "PXAT")
+                .and_then(|i| cmd.get(i + 4))
+                .and_then(|t| t.parse().ok());
+            let keep = db
+                .keys
+                .get(&key)
+                .and_then(|e| e.expire_at)
+                .filter(|_| has("KEEPTTL"));
             db.set(&key, &arg(2), pxat.or(keep));
         }
         "SETNX" if !exists => db.set(&key, &arg(2), None),
@@ -179,14 +240,24 @@ pub fn apply(db: &mut Db, cmd: &[String]) {
 fn apply_list(db: &mut Db, name: &str, cmd: &[String]) {
     let key = &cmd[1];
     let (mut list, ttl) = match db.keys.get(key) {
-        Some(e) => (if let Value::List(l) = &e.value { l.clone() } else { Default::default() }, e.expire_at),
+        Some(e) => (
+            if let Value::List(l) = &e.value {
+                l.clone()
+            } else {
+                Default::default()
+            },
+            e.expire_at,
+        ),
         None => (Default::default(), None),
     };
     match name {
         "LPUSH" => cmd[2..].iter().for_each(|v| list.push_front(v.clone())),
         "RPUSH" => cmd[2..].iter().for_each(|v| list.push_back(v.clone())),
         pop => {
-            let n = cmd.get(2).and_then(|c| c.parse::<usize>().ok()).unwrap_or(1);
+            let n = cmd
+                .get(2)
+                .and_then(|c| c.parse::<usize>().ok())
+                .unwrap_or(1);
             for _ in 0..n {
                 if pop == "LPOP" {
                     list.pop_front()
@@ -225,11 +296,27 @@ mod tests {
     fn script_effects_reach_the_replica_and_count_in_the_offsets() {
         let mut r = Redis::new(Some(1));
         let cad = super::super::lua::COMPARE_AND_DELETE;
-        let run = |r: &mut Redis, now: u64, args: &[&str]| r.command(now, 1, &args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        run(&mut r, 1_700_000_000_000, &["SET", "lock", "t", "NX", "PX", "30000"]);
+        let run = |r: &mut Redis, now: u64, args: &[&str]| {
+            r.command(
+                now,
+                1,
+                &args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        run(
+            &mut r,
+            1_700_000_000_000,
+            &["SET", "lock", "t", "NX", "PX", "30000"],
+        );
         r.tick(1_700_000_000_001);
-        assert!(r.replica.as_ref().is_some_and(|x| x.db.keys.contains_key("lock")));
-        assert_eq!(run(&mut r, 1_700_000_000_001, &["EVAL", cad, "1", "lock", "t"]), Reply::Int(1));
+        assert!(r
+            .replica
+            .as_ref()
+            .is_some_and(|x| x.db.keys.contains_key("lock")));
+        assert_eq!(
+            run(&mut r, 1_700_000_000_001, &["EVAL", cad, "1", "lock", "t"]),
+            Reply::Int(1)
+        );
         r.tick(1_700_000_000_002);
         let x = r.replica.as_ref().unwrap();
         assert!(x.db.keys.is_empty(), "the script's DEL was applied");
@@ -239,14 +326,38 @@ mod tests {
 
     #[test]
     fn the_replica_applies_what_the_primary_propagates() {
-        let mut db = Db { replica: true, ..Db::default() };
-        for c in
-            ["SET a 1 PXAT 5", "SETNX b 2", "SETNX b 3", "incr b", "RPUSH q x y", "lpop q", "MSET c 1 d 2", "del c d", "set e 1", "SET e 2 KEEPTTL"]
-        {
+        let mut db = Db {
+            replica: true,
+            ..Db::default()
+        };
+        for c in [
+            "SET a 1 PXAT 5",
+            "SETNX b 2",
+            "SETNX b 3",
+            "incr b",
+            "RPUSH q x y",
+            "lpop q",
+            "MSET c 1 d 2",
+            "del c d",
+            "set e 1",
+            "SET e 2 KEEPTTL",
+        ] {
             apply(&mut db, &w(c));
         }
-        let show: Vec<(String, String, Option<u64>)> = db.keys.iter().map(|(k, e)| (k.clone(), e.display(), e.expire_at)).collect();
-        let want = [("a", "1", Some(5)), ("b", "3", None), ("e", "2", None), ("q", "[y]", None)];
-        assert_eq!(show, want.map(|(k, v, t)| (k.to_string(), v.to_string(), t)));
+        let show: Vec<(String, String, Option<u64>)> = db
+            .keys
+            .iter()
+            .map(|(k, e)| (k.clone(), e.display(), e.expire_at))
+            .collect();
+        let want = [
+            ("a", "1", Some(5)),
+            ("b", "3", None),
+            ("e", "2", None),
+            ("q", "[y]", None),
+        ];
+        assert_eq!(
+            show,
+            want.map(|(k, v, t)| (k.to_string(), v.to_string(), t))
+        );
     }
 }

@@ -46,7 +46,10 @@ impl Reply {
             Reply::Bulk(Some(s)) => format!("\"{s}\""),
             Reply::Bulk(None) => "$-1".into(),
             Reply::Array(None) => "*-1".into(),
-            Reply::Array(Some(v)) => format!("[{}]", v.iter().map(Reply::render).collect::<Vec<_>>().join(", ")),
+            Reply::Array(Some(v)) => format!(
+                "[{}]",
+                v.iter().map(Reply::render).collect::<Vec<_>>().join(", ")
+            ),
             Reply::Error(e) => format!("-{e}"),
         }
     }
@@ -58,7 +61,11 @@ impl Reply {
 
 /// Parses a decimal integer the way Redis's `string2ll` does (no spaces, no plus sign).
 pub fn parse_int(s: &str) -> Option<i64> {
-    if s.starts_with('+') || s.is_empty() || (s.len() > 1 && s.starts_with('0')) || s.starts_with("-0") {
+    if s.starts_with('+')
+        || s.is_empty()
+        || (s.len() > 1 && s.starts_with('0'))
+        || s.starts_with("-0")
+    {
         return None;
     }
     s.parse().ok()

@@ -5,7 +5,8 @@
 use super::{Redis, Reply};
 use crate::narrate::{Detail, Key, Narration};
 use crate::services::api::{
-    self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch,
+    self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService,
+    Outbox, Owner, Row, ServiceConfig, Tick, Watch,
 };
 use crate::services::reqlib::{ReqLib, Waits};
 
@@ -35,7 +36,10 @@ impl Waits for Vec<String> {
 
 /// A command as arrows and narration show it (a script's body is `<script>`).
 pub fn label(args: &Up) -> String {
-    args.iter().map(|a| if a.contains('\n') { "<script>" } else { a }).collect::<Vec<_>>().join(" ")
+    args.iter()
+        .map(|a| if a.contains('\n') { "<script>" } else { a })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One key, in Redis's words.
@@ -50,8 +54,8 @@ pub struct KeyRow {
 }
 
 impl Row for KeyRow {
-    fn no_expiry(&self) -> [&'static str; 2] {
-        ["no TTL (-1)", "无过期 (-1)"]
+    fn no_expiry(&self) -> Option<[&'static str; 2]> {
+        Some(["no TTL (-1)", "无过期 (-1)"])
     }
     fn id(&self) -> String {
         if self.replica {
@@ -80,7 +84,10 @@ impl Row for KeyRow {
     }
     fn fields(&self) -> Vec<(&'static str, String)> {
         let ttl = self.pttl.map_or("-1".to_string(), |ms| ms.to_string());
-        vec![("value", self.value.clone()), (if self.pttl.is_some() { "PTTL" } else { "TTL" }, ttl)]
+        vec![
+            ("value", self.value.clone()),
+            (if self.pttl.is_some() { "PTTL" } else { "TTL" }, ttl),
+        ]
     }
     fn replica(&self) -> bool {
         self.replica
@@ -92,14 +99,18 @@ pub type Entry = KeyRow;
 impl Redis {
     /// Every key id, the replica's prefixed (`replica:lock`).
     fn keys_now(&self) -> Vec<String> {
-        let replica = self.replica.iter().flat_map(|r| r.db.keys.keys().map(|k| format!("replica:{k}")));
+        let replica = self
+            .replica
+            .iter()
+            .flat_map(|r| r.db.keys.keys().map(|k| format!("replica:{k}")));
         self.db.keys.keys().cloned().chain(replica).collect()
     }
 
     /// Records the keys that appeared and went since `before`.
     fn diff(&self, before: Vec<String>, out: &mut Out) -> Vec<String> {
         let after = self.keys_now();
-        out.created.extend(after.iter().filter(|k| !before.contains(k)).cloned());
+        out.created
+            .extend(after.iter().filter(|k| !before.contains(k)).cloned());
         let gone: Vec<String> = before.into_iter().filter(|k| !after.contains(k)).collect();
         out.deleted.extend(gone.iter().cloned());
         gone
@@ -107,12 +118,22 @@ impl Redis {
 
     /// The live key holding this token.
     fn held_by(&self, now: Tick, token: &str) -> Option<&super::db::Entry> {
-        self.db.keys.iter().find(|(k, e)| e.str() == Some(token) && !self.db.expired(now, k)).map(|(_, e)| e)
+        self.db
+            .keys
+            .iter()
+            .find(|(k, e)| e.str() == Some(token) && !self.db.expired(now, k))
+            .map(|(_, e)| e)
     }
 
     fn rows(&self, now: Tick, db: &super::db::Db, replica: bool) -> Vec<KeyRow> {
         let live = db.keys.iter().filter(|(k, _)| !db.expired(now, k));
-        live.map(|(k, e)| KeyRow { key: k.clone(), value: e.display(), pttl: e.expire_at.map(|t| t.saturating_sub(now)), replica }).collect()
+        live.map(|(k, e)| KeyRow {
+            key: k.clone(),
+            value: e.display(),
+            pttl: e.expire_at.map(|t| t.saturating_sub(now)),
+            replica,
+        })
+        .collect()
     }
 }
 
@@ -158,10 +179,16 @@ impl LockService for Redis {
     fn failover(&mut self, _: Tick, _: &mut Out) -> Failover {
         if self.replica.is_some() {
             self.promote();
-            return Failover { key: Key::FailoverRedis, stall: 0 };
+            return Failover {
+                key: Key::FailoverRedis,
+                stall: 0,
+            };
         }
         *self = Redis::new(None);
-        Failover { key: Key::FailoverRedisRestart, stall: 0 }
+        Failover {
+            key: Key::FailoverRedisRestart,
+            stall: 0,
+        }
     }
 
     fn holds(&self, now: Tick, claim: &Claim<'_>) -> bool {
@@ -179,8 +206,19 @@ impl LockService for Redis {
 
     fn replica(&self) -> Option<crate::services::ReplicaState> {
         // Writes not yet applied (SELECT, MULTI/EXEC and GETACK are not writes).
-        let behind = |r: &super::Replica| r.stream.iter().filter(|(_, w)| super::replication::is_data(w)).count();
-        self.replica.as_ref().map(|r| crate::services::ReplicaState { lag: r.lag, behind: behind(r), cut: r.link_cut })
+        let behind = |r: &super::Replica| {
+            r.stream
+                .iter()
+                .filter(|(_, w)| super::replication::is_data(w))
+                .count()
+        };
+        self.replica
+            .as_ref()
+            .map(|r| crate::services::ReplicaState {
+                lag: r.lag,
+                behind: behind(r),
+                cut: r.link_cut,
+            })
     }
 
     fn entries(&self, now: Tick) -> Vec<KeyRow> {
@@ -202,8 +240,14 @@ impl LockService for Redis {
         m.render()
     }
     fn up_wire(m: &Up) -> crate::services::Wire {
-        let (op, args) = label(m).split_once(' ').map_or((label(m), String::new()), |(a, b)| (a.to_string(), b.to_string()));
-        crate::services::Wire::default().with("op", op).with("args", args)
+        let (op, args) = label(m)
+            .split_once(' ')
+            .map_or((label(m), String::new()), |(a, b)| {
+                (a.to_string(), b.to_string())
+            });
+        crate::services::Wire::default()
+            .with("op", op)
+            .with("args", args)
     }
     fn down_wire(m: &Reply) -> crate::services::Wire {
         crate::services::Wire::default().with("reply", m.render())

@@ -23,10 +23,16 @@ fn spec(name: &str) -> Option<(i64, bool)> {
 
 /// Redis's command-table checks: unknown command, or wrong number of arguments.
 pub fn arity_error(args: &[String]) -> Option<Reply> {
-    let name = args.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
-    let Some((arity, _)) = spec(&name) else { return Some(unknown(args)) };
+    let name = args
+        .first()
+        .map(|s| s.to_ascii_lowercase())
+        .unwrap_or_default();
+    let Some((arity, _)) = spec(&name) else {
+        return Some(unknown(args));
+    };
     let n = args.len() as i64;
-    let wrong = (arity > 0 && n != arity) || (arity < 0 && n < -arity) || (name == "mset" && n % 2 == 0);
+    let wrong =
+        (arity > 0 && n != arity) || (arity < 0 && n < -arity) || (name == "mset" && n % 2 == 0);
     wrong.then(|| Reply::arity(&name))
 }
 
@@ -38,7 +44,10 @@ pub fn is_write(name: &str) -> bool {
 /// `ERR unknown command 'x', with args beginning with: 'a' 'b' ` (Redis 7 wording).
 pub fn unknown(args: &[String]) -> Reply {
     let rest: String = args.iter().skip(1).map(|s| format!("'{s}' ")).collect();
-    Reply::err(&format!("unknown command '{}', with args beginning with: {rest}", args.first().map(String::as_str).unwrap_or("")))
+    Reply::err(&format!(
+        "unknown command '{}', with args beginning with: {rest}",
+        args.first().map(String::as_str).unwrap_or("")
+    ))
 }
 
 /// `-READONLY You can't write against a read only replica.`
@@ -58,10 +67,16 @@ mod tests {
     fn arity_counts_words_and_mset_pairs() {
         assert_eq!(arity_error(&words("GET a")), None);
         assert_eq!(arity_error(&words("GET a b")), Some(Reply::arity("get")));
-        assert_eq!(arity_error(&words("MSET a 1 b")), Some(Reply::arity("mset")));
+        assert_eq!(
+            arity_error(&words("MSET a 1 b")),
+            Some(Reply::arity("mset"))
+        );
         assert_eq!(arity_error(&words("MSET a 1 b 2")), None);
         assert_eq!(arity_error(&words("LRANGE q 0 -1")), None);
-        assert!(arity_error(&words("FOO x")).is_some_and(|r| r.render().contains("unknown command 'FOO'")));
-        assert!(is_write("LPUSH") && is_write("blpop") && !is_write("EVALSHA") && !is_write("lrange"));
+        assert!(arity_error(&words("FOO x"))
+            .is_some_and(|r| r.render().contains("unknown command 'FOO'")));
+        assert!(
+            is_write("LPUSH") && is_write("blpop") && !is_write("EVALSHA") && !is_write("lrange")
+        );
     }
 }

@@ -16,6 +16,17 @@ use serde::{Deserialize, Serialize};
 pub use service::{lib, service, Call, Down, Entry, Lib, LockRow, Server, Up, OPERATOR};
 pub use types::{Answer, Row, Stmt};
 
+/// How the view presents the PostgreSQL lock table: rows with an expiry column.
+pub const LOOK: super::look::Look = super::look::Look {
+    product: "PostgreSQL 15",
+    contents: Some(["lock table", "锁表"]),
+    entry: ["row", "行"],
+    ttl: |_| None,
+    end_session: None,
+    lane: "SQL",
+    lean: false,
+};
+
 /// An open explicit transaction.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Txn {
@@ -39,7 +50,8 @@ pub struct Sql {
 }
 
 const DUPLICATE: &str = "duplicate key value violates unique constraint \"locks_pkey\"";
-const ABORTED: &str = "current transaction is aborted, commands ignored until end of transaction block";
+const ABORTED: &str =
+    "current transaction is aborted, commands ignored until end of transaction block";
 
 impl Sql {
     /// One statement; the answers include waiters that this statement unblocked.
@@ -72,7 +84,10 @@ impl Sql {
             self.end(c, false);
         }
         let msg = "terminating connection due to administrator command";
-        waiting.into_iter().map(|(c, _)| (c, Answer::error("57P01", msg))).collect()
+        waiting
+            .into_iter()
+            .map(|(c, _)| (c, Answer::error("57P01", msg)))
+            .collect()
     }
 
     fn wake(&mut self, now: u64, out: &mut Vec<(u32, Answer)>) {
@@ -92,7 +107,9 @@ impl Sql {
     /// `None`: the statement must wait for another transaction's row lock.
     fn run(&mut self, now: u64, conn: u32, stmt: &Stmt) -> Option<Answer> {
         let in_txn = self.txns.contains_key(&conn);
-        if self.txns.get(&conn).is_some_and(|t| t.failed) && !matches!(stmt, Stmt::Commit | Stmt::Rollback) {
+        if self.txns.get(&conn).is_some_and(|t| t.failed)
+            && !matches!(stmt, Stmt::Commit | Stmt::Rollback)
+        {
             return Some(Answer::error("25P02", ABORTED));
         }
         let answer = match stmt {
@@ -113,10 +130,18 @@ impl Sql {
                 let blocker = self.row_locks.get(name).copied().filter(|c| *c != conn);
                 // A duplicate INSERT waits only for a row an open transaction changed; a row that
                 // is merely locked FOR UPDATE is a committed duplicate at once.
-                let changed = blocker.is_some_and(|c| self.txns.get(&c).is_some_and(|t| t.undo.iter().any(|(n, _)| n == name)));
+                let changed = blocker.is_some_and(|c| {
+                    self.txns
+                        .get(&c)
+                        .is_some_and(|t| t.undo.iter().any(|(n, _)| n == name))
+                });
                 if blocker.is_some() && !(matches!(stmt, Stmt::Insert { .. }) && !changed) {
                     return match stmt {
-                        Stmt::SelectForUpdate { nowait: true, .. } => Some(self.fail(conn, "55P03", "could not obtain lock on row in relation \"locks\"")),
+                        Stmt::SelectForUpdate { nowait: true, .. } => Some(self.fail(
+                            conn,
+                            "55P03",
+                            "could not obtain lock on row in relation \"locks\"",
+                        )),
                         Stmt::Select { .. } => Some(self.select(conn, name)),
                         _ => None,
                     };
@@ -132,7 +157,11 @@ impl Sql {
 
     /// What `conn` sees: its own changes, or else the last committed version of the row.
     fn committed(&self, conn: u32, name: &str) -> Option<Row> {
-        let holder = self.row_locks.get(name).filter(|c| **c != conn).and_then(|c| self.txns.get(c));
+        let holder = self
+            .row_locks
+            .get(name)
+            .filter(|c| **c != conn)
+            .and_then(|c| self.txns.get(c));
         match holder.and_then(|t| t.undo.iter().find(|(n, _)| n == name)) {
             Some((_, before)) => before.clone(),
             None => self.rows.get(name).cloned(),
@@ -141,7 +170,10 @@ impl Sql {
 
     fn select(&self, conn: u32, name: &str) -> Answer {
         let rows: Vec<Row> = self.committed(conn, name).into_iter().collect();
-        Answer::Ok { tag: format!("SELECT {}", rows.len()), rows }
+        Answer::Ok {
+            tag: format!("SELECT {}", rows.len()),
+            rows,
+        }
     }
 
     fn write(&mut self, now: u64, conn: u32, stmt: &Stmt) -> Answer {
@@ -151,25 +183,49 @@ impl Sql {
                 if self.rows.contains_key(name) {
                     return self.fail(conn, "23505", DUPLICATE);
                 }
-                let row = Row { name: name.clone(), owner: owner.clone(), fence: self.fence_seq, expires_at: ttl.map(|t| now + t) };
+                let row = Row {
+                    name: name.clone(),
+                    owner: owner.clone(),
+                    fence: self.fence_seq,
+                    expires_at: ttl.map(|t| now + t),
+                };
                 self.change(conn, name, Some(row.clone()));
-                Answer::Ok { tag: "INSERT 0 1".into(), rows: vec![row] }
+                Answer::Ok {
+                    tag: "INSERT 0 1".into(),
+                    rows: vec![row],
+                }
             }
             Stmt::Delete { name, owner, fence } => {
-                let hit = self.rows.get(name).is_some_and(|r| owner.as_ref().is_none_or(|o| *o == r.owner) && fence.is_none_or(|f| f == r.fence));
+                let hit = self.rows.get(name).is_some_and(|r| {
+                    owner.as_ref().is_none_or(|o| *o == r.owner)
+                        && fence.is_none_or(|f| f == r.fence)
+                });
                 if hit {
                     self.change(conn, name, None);
                 }
                 Answer::ok(if hit { "DELETE 1" } else { "DELETE 0" })
             }
             Stmt::TakeOver { name, owner, ttl } => {
-                let Some(row) = self.rows.get(name).filter(|r| r.expires_at.is_some_and(|t| t < now)).cloned() else {
+                let Some(row) = self
+                    .rows
+                    .get(name)
+                    .filter(|r| r.expires_at.is_some_and(|t| t < now))
+                    .cloned()
+                else {
                     return Answer::ok("UPDATE 0");
                 };
                 self.fence_seq += 1;
-                let new = Row { owner: owner.clone(), fence: self.fence_seq, expires_at: Some(now + ttl), ..row };
+                let new = Row {
+                    owner: owner.clone(),
+                    fence: self.fence_seq,
+                    expires_at: Some(now + ttl),
+                    ..row
+                };
                 self.change(conn, name, Some(new.clone()));
-                Answer::Ok { tag: "UPDATE 1".into(), rows: vec![new] }
+                Answer::Ok {
+                    tag: "UPDATE 1".into(),
+                    rows: vec![new],
+                }
             }
             Stmt::SelectForUpdate { name, .. } => {
                 let a = self.select(conn, name);
@@ -215,7 +271,9 @@ impl Sql {
     /// Ends the connection's transaction: commit (unless it failed) or roll back. Returns
     /// whether it had failed.
     fn end(&mut self, conn: u32, commit: bool) -> bool {
-        let Some(t) = self.txns.remove(&conn) else { return false };
+        let Some(t) = self.txns.remove(&conn) else {
+            return false;
+        };
         if !commit || t.failed {
             for (name, before) in t.undo.into_iter().rev() {
                 match before {

@@ -16,7 +16,10 @@ fn row(r: &Row) -> String {
 pub fn render(a: &Answer) -> String {
     match a {
         Answer::Ok { tag, rows } if rows.is_empty() => tag.clone(),
-        Answer::Ok { tag, rows } => format!("{tag} {}", rows.iter().map(row).collect::<Vec<_>>().join(" ")),
+        Answer::Ok { tag, rows } => format!(
+            "{tag} {}",
+            rows.iter().map(row).collect::<Vec<_>>().join(" ")
+        ),
         Answer::Error { sqlstate, .. } => format!("ERROR {sqlstate}"),
     }
 }
@@ -34,10 +37,25 @@ pub fn parse(w: &[&str]) -> Option<Stmt> {
         "BEGIN" => Stmt::Begin,
         "COMMIT" => Stmt::Commit,
         "ROLLBACK" => Stmt::Rollback,
-        "INSERT" => Stmt::Insert { name: name(), owner: w.get(2)?.to_string(), ttl: num("ttl=") },
-        "DELETE" => Stmt::Delete { name: name(), owner: opt(w, "owner=").map(str::to_string), fence: num("fence=").map(|f| f as i64) },
-        "TAKEOVER" => Stmt::TakeOver { name: name(), owner: w.get(2)?.to_string(), ttl: num("ttl=")? },
-        "FORUPDATE" => Stmt::SelectForUpdate { name: name(), nowait: w.contains(&"nowait") },
+        "INSERT" => Stmt::Insert {
+            name: name(),
+            owner: w.get(2)?.to_string(),
+            ttl: num("ttl="),
+        },
+        "DELETE" => Stmt::Delete {
+            name: name(),
+            owner: opt(w, "owner=").map(str::to_string),
+            fence: num("fence=").map(|f| f as i64),
+        },
+        "TAKEOVER" => Stmt::TakeOver {
+            name: name(),
+            owner: w.get(2)?.to_string(),
+            ttl: num("ttl=")?,
+        },
+        "FORUPDATE" => Stmt::SelectForUpdate {
+            name: name(),
+            nowait: w.contains(&"nowait"),
+        },
         "SELECT" => Stmt::Select { name: name() },
         _ => return None,
     })
@@ -64,11 +82,20 @@ pub fn run(text: &str) -> Vec<String> {
                 deliver(sql.disconnect(now, conn(who)), u32::MAX, &mut arrived);
                 None
             }
-            [who, "result"] => Some(arrived.remove(&conn(who)).unwrap_or_else(|| "(waits)".into())),
+            [who, "result"] => Some(
+                arrived
+                    .remove(&conn(who))
+                    .unwrap_or_else(|| "(waits)".into()),
+            ),
             [who, rest @ ..] => {
                 let c = conn(who);
-                let answers = parse(rest).map(|s| sql.execute(now, c, s)).unwrap_or_default();
-                let mine = answers.iter().find(|(k, _)| *k == c).map(|(_, a)| render(a));
+                let answers = parse(rest)
+                    .map(|s| sql.execute(now, c, s))
+                    .unwrap_or_default();
+                let mine = answers
+                    .iter()
+                    .find(|(k, _)| *k == c)
+                    .map(|(_, a)| render(a));
                 deliver(answers, c, &mut arrived);
                 Some(mine.unwrap_or_else(|| "(waits)".into()))
             }

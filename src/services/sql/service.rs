@@ -5,7 +5,10 @@
 
 use super::{Answer, Sql, Stmt};
 use crate::narrate::{Key, Narration};
-use crate::services::api::{self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService, Outbox, Owner, Row, ServiceConfig, Tick, Watch};
+use crate::services::api::{
+    self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService,
+    Outbox, Owner, Row, ServiceConfig, Tick, Watch,
+};
 use crate::services::reqlib::{ReqLib, Waits};
 
 pub type Up = Stmt;
@@ -74,8 +77,15 @@ impl Row for LockRow {
         Some(("fence", self.fence))
     }
     fn fields(&self) -> Vec<(&'static str, String)> {
-        let mut f = vec![("owner", self.owner.clone()), ("fence", self.fence.to_string())];
-        f.push(("expires_at", self.expires_in.map_or("NULL".into(), |ms| format!("now() + {ms} ms"))));
+        let mut f = vec![
+            ("owner", self.owner.clone()),
+            ("fence", self.fence.to_string()),
+        ];
+        f.push((
+            "expires_at",
+            self.expires_in
+                .map_or("NULL".into(), |ms| format!("now() + {ms} ms")),
+        ));
         f
     }
     fn row_lock(&self) -> Option<(ConnId, Vec<ConnId>)> {
@@ -90,7 +100,15 @@ impl Sql {
     pub fn new(cfg: &ServiceConfig) -> Sql {
         let mut sql = Sql::default();
         if let Some(row) = &cfg.lock_row {
-            sql.execute(0, OPERATOR_CONN, Stmt::Insert { name: row.clone(), owner: OPERATOR.into(), ttl: None });
+            sql.execute(
+                0,
+                OPERATOR_CONN,
+                Stmt::Insert {
+                    name: row.clone(),
+                    owner: OPERATOR.into(),
+                    ttl: None,
+                },
+            );
         }
         sql
     }
@@ -101,8 +119,10 @@ impl Sql {
 
     /// Records the rows that appeared and went since `before`.
     fn diff(&self, before: Vec<String>, out: &mut Out) {
-        out.created.extend(self.rows.keys().filter(|k| !before.contains(k)).cloned());
-        out.deleted.extend(before.into_iter().filter(|k| !self.rows.contains_key(k)));
+        out.created
+            .extend(self.rows.keys().filter(|k| !before.contains(k)).cloned());
+        out.deleted
+            .extend(before.into_iter().filter(|k| !self.rows.contains_key(k)));
     }
 
     fn answers(out: &mut Out, answers: Vec<(u32, Answer)>) {
@@ -114,8 +134,15 @@ impl Sql {
     /// The live row this claim owns: its owner value, or its transaction's row lock.
     fn held_row(&self, now: Tick, claim: &Claim<'_>) -> Option<&super::Row> {
         match claim.token {
-            Some(t) => self.rows.values().find(|r| r.owner == t && r.expires_at.is_none_or(|e| e >= now)),
-            None => self.row_locks.iter().find(|(_, c)| **c as ConnId == claim.conn).and_then(|(n, _)| self.rows.get(n)),
+            Some(t) => self
+                .rows
+                .values()
+                .find(|r| r.owner == t && r.expires_at.is_none_or(|e| e >= now)),
+            None => self
+                .row_locks
+                .iter()
+                .find(|(_, c)| **c as ConnId == claim.conn)
+                .and_then(|(n, _)| self.rows.get(n)),
         }
     }
 }
@@ -159,7 +186,10 @@ impl LockService for Sql {
     fn failover(&mut self, _: Tick, out: &mut Out) -> Failover {
         let answers = Sql::failover(self);
         Sql::answers(out, answers);
-        Failover { key: Key::FailoverSql, stall: 0 }
+        Failover {
+            key: Key::FailoverSql,
+            stall: 0,
+        }
     }
 
     fn holds(&self, now: Tick, claim: &Claim<'_>) -> bool {
@@ -170,7 +200,9 @@ impl LockService for Sql {
     }
 
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
-        self.held_row(now, claim)?.expires_at.map(|t| t as i64 - now as i64)
+        self.held_row(now, claim)?
+            .expires_at
+            .map(|t| t as i64 - now as i64)
     }
 
     fn watches(&self) -> Vec<Watch> {
@@ -184,7 +216,12 @@ impl LockService for Sql {
             fence: r.fence,
             expires_in: r.expires_at.map(|t| t as i64 - now as i64),
             locked_by: self.row_locks.get(&r.name).map(|c| *c as ConnId),
-            waiting: self.waiting.iter().filter(|(_, s)| s.row() == r.name).map(|(c, _)| *c as ConnId).collect(),
+            waiting: self
+                .waiting
+                .iter()
+                .filter(|(_, s)| s.row() == r.name)
+                .map(|(c, _)| *c as ConnId)
+                .collect(),
         };
         self.rows.values().map(row).collect()
     }
@@ -200,13 +237,17 @@ impl LockService for Sql {
         m.render()
     }
     fn up_wire(m: &Stmt) -> crate::services::Wire {
-        crate::services::Wire::default().with("op", "query").with("sql", m.text())
+        crate::services::Wire::default()
+            .with("op", "query")
+            .with("sql", m.text())
     }
     fn down_wire(m: &Answer) -> crate::services::Wire {
         let w = crate::services::Wire::default();
         match m {
             Answer::Ok { tag, rows } => w.with("tag", tag).with("rows", rows.len().to_string()),
-            Answer::Error { sqlstate, message } => w.with("sqlstate", sqlstate).with("message", message),
+            Answer::Error { sqlstate, message } => {
+                w.with("sqlstate", sqlstate).with("message", message)
+            }
         }
     }
 }

@@ -19,23 +19,46 @@ pub enum Stmt {
     Commit,
     Rollback,
     /// `INSERT INTO locks VALUES (name, owner, nextval('fence'), now() + ttl)`.
-    Insert { name: String, owner: String, ttl: Option<u64> },
+    Insert {
+        name: String,
+        owner: String,
+        ttl: Option<u64>,
+    },
     /// `DELETE FROM locks WHERE name = $1 [AND owner = $2] [AND fence = $3]`.
-    Delete { name: String, owner: Option<String>, fence: Option<i64> },
+    Delete {
+        name: String,
+        owner: Option<String>,
+        fence: Option<i64>,
+    },
     /// `UPDATE locks SET owner = $2, fence = nextval('fence'), expires_at = now() + ttl
     ///  WHERE name = $1 AND expires_at < now() RETURNING fence` (take over an expired lock).
-    TakeOver { name: String, owner: String, ttl: u64 },
+    TakeOver {
+        name: String,
+        owner: String,
+        ttl: u64,
+    },
     /// `SELECT * FROM locks WHERE name = $1 FOR UPDATE [NOWAIT]`.
-    SelectForUpdate { name: String, nowait: bool },
+    SelectForUpdate {
+        name: String,
+        nowait: bool,
+    },
     /// `SELECT * FROM locks WHERE name = $1`.
-    Select { name: String },
+    Select {
+        name: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Answer {
     /// A command tag (`INSERT 0 1`, `DELETE 0`, `SELECT 1`, `BEGIN`, …) and returned rows.
-    Ok { tag: String, rows: Vec<Row> },
-    Error { sqlstate: String, message: String },
+    Ok {
+        tag: String,
+        rows: Vec<Row>,
+    },
+    Error {
+        sqlstate: String,
+        message: String,
+    },
 }
 
 impl Stmt {
@@ -45,13 +68,24 @@ impl Stmt {
             Stmt::Begin => "BEGIN".into(),
             Stmt::Commit => "COMMIT".into(),
             Stmt::Rollback => "ROLLBACK".into(),
-            Stmt::Insert { name, ttl: None, .. } => format!("INSERT {name}"),
-            Stmt::Insert { name, ttl: Some(t), .. } => format!("INSERT {name} (ttl {t})"),
-            Stmt::Delete { name, owner: None, .. } => format!("DELETE {name}"),
+            Stmt::Insert {
+                name, ttl: None, ..
+            } => format!("INSERT {name}"),
+            Stmt::Insert {
+                name, ttl: Some(t), ..
+            } => format!("INSERT {name} (ttl {t})"),
+            Stmt::Delete {
+                name, owner: None, ..
+            } => format!("DELETE {name}"),
             Stmt::Delete { name, .. } => format!("DELETE {name} WHERE owner"),
             Stmt::TakeOver { name, .. } => format!("UPDATE {name} WHERE expired"),
-            Stmt::SelectForUpdate { name, nowait: false } => format!("SELECT {name} FOR UPDATE"),
-            Stmt::SelectForUpdate { name, nowait: true } => format!("SELECT {name} FOR UPDATE NOWAIT"),
+            Stmt::SelectForUpdate {
+                name,
+                nowait: false,
+            } => format!("SELECT {name} FOR UPDATE"),
+            Stmt::SelectForUpdate { name, nowait: true } => {
+                format!("SELECT {name} FOR UPDATE NOWAIT")
+            }
             Stmt::Select { name } => format!("SELECT {name}"),
         }
     }
@@ -61,7 +95,11 @@ impl Stmt {
     /// The row a statement is about ("" for BEGIN, COMMIT, ROLLBACK).
     pub fn row(&self) -> &str {
         match self {
-            Stmt::Insert { name, .. } | Stmt::Delete { name, .. } | Stmt::TakeOver { name, .. } | Stmt::SelectForUpdate { name, .. } | Stmt::Select { name } => name,
+            Stmt::Insert { name, .. }
+            | Stmt::Delete { name, .. }
+            | Stmt::TakeOver { name, .. }
+            | Stmt::SelectForUpdate { name, .. }
+            | Stmt::Select { name } => name,
             _ => "",
         }
     }
@@ -69,17 +107,27 @@ impl Stmt {
 
 impl Answer {
     pub fn ok(tag: &str) -> Answer {
-        Answer::Ok { tag: tag.into(), rows: Vec::new() }
+        Answer::Ok {
+            tag: tag.into(),
+            rows: Vec::new(),
+        }
     }
 
     pub fn error(sqlstate: &str, message: &str) -> Answer {
-        Answer::Error { sqlstate: sqlstate.into(), message: message.into() }
+        Answer::Error {
+            sqlstate: sqlstate.into(),
+            message: message.into(),
+        }
     }
 
     /// The number at the end of the command tag (`INSERT 0 1` → 1).
     pub fn count(&self) -> i64 {
         match self {
-            Answer::Ok { tag, .. } => tag.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0),
+            Answer::Ok { tag, .. } => tag
+                .rsplit(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0),
             Answer::Error { .. } => 0,
         }
     }

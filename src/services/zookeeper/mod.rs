@@ -14,6 +14,17 @@ pub use client::ZkClient as Lib;
 pub use rows::Znode as Entry;
 pub use wire::{Answer, Call, Down, Up};
 
+/// How the view presents ZooKeeper.
+pub const LOOK: super::look::Look = super::look::Look {
+    product: "ZooKeeper 3.8",
+    contents: None,
+    entry: ["node", "节点"],
+    ttl: |_| None,
+    end_session: Some("act.expire"),
+    lane: "ZK",
+    lean: true,
+};
+
 pub fn service(cfg: &ServiceConfig) -> Server {
     Server::new(cfg)
 }

@@ -30,6 +30,9 @@ pub struct Znode {
 }
 
 impl Row for Znode {
+    fn no_expiry(&self) -> Option<[&'static str; 2]> {
+        None
+    }
     fn id(&self) -> String {
         self.path.clone()
     }

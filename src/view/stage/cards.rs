@@ -255,11 +255,8 @@ impl Builder<'_> {
             parts.push(self.say(format!("token {t}"), format!("令牌 {t}")));
         }
         if let Some(n) = &c.node {
-            let word = match self.f.service {
-                crate::services::ServiceKind::ZooKeeper => self.say("node", "节点"),
-                crate::services::ServiceKind::Sql => self.say("row", "行"),
-                _ => self.say("key", "键"),
-            };
+            let [en, zh] = self.f.service.look().entry;
+            let word = self.say(en, zh);
             parts.push(format!(
                 "{word} {}",
                 crate::narrate::tail_name(n.rsplit('/').next().unwrap_or(n))

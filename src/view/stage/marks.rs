@@ -27,11 +27,8 @@ impl Builder<'_> {
     /// Time left on an entry, in the service's words (Redis PTTL in ms, an etcd lease in
     /// seconds, a SQL row's expiry).
     pub fn ttl(&self, ms: i64) -> String {
-        match self.f.service {
-            crate::services::ServiceKind::Redis => format!("PTTL {ms}"),
-            crate::services::ServiceKind::Etcd => format!("TTL {}s", (ms + 999) / 1000),
-            _ => self.say(format!("expires in {ms}"), format!("{ms} 后过期")),
-        }
+        (self.f.service.look().ttl)(ms)
+            .unwrap_or_else(|| self.say(format!("expires in {ms}"), format!("{ms} 后过期")))
     }
 
     /// Two bars on the chip for a paused process, a cross for a crashed one.

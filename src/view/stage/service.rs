@@ -5,7 +5,7 @@
 //! ghosts of deleted entries and the nodes that are watched but do not exist.
 
 use super::{fit_mid, Builder};
-use crate::services::{Lifetime, ServiceKind};
+use crate::services::Lifetime;
 use crate::view::entries::EntryRow;
 use crate::view::geometry::Type;
 use crate::view::palette::{self, INK, MUTED, VIOLATION};
@@ -31,13 +31,14 @@ impl Builder<'_> {
             .stroke("#c2c8d0")
             .attr("stroke-width", "1.5"),
         );
-        let title = match (f.service, f.stamp) {
-            (ServiceKind::ZooKeeper, Some((k, v))) => format!("ZooKeeper 3.8 · {k} {v}"),
-            (ServiceKind::ZooKeeper, None) => "ZooKeeper 3.8".into(),
-            (ServiceKind::Redis, _) => self.say("Redis 7 · keys", "Redis 7 · 键"),
-            (ServiceKind::Etcd, Some((k, v))) => format!("etcd 3.4 · {k} {v}"),
-            (ServiceKind::Etcd, None) => "etcd 3.4".into(),
-            (ServiceKind::Sql, _) => self.say("PostgreSQL 15 · lock table", "PostgreSQL 15 · 锁表"),
+        let look = f.service.look();
+        let title = match (look.contents, f.stamp) {
+            (Some([en, zh]), _) => self.say(
+                format!("{} · {en}", look.product),
+                format!("{} · {zh}", look.product),
+            ),
+            (None, Some((k, v))) => format!("{} · {k} {v}", look.product),
+            (None, None) => look.product.into(),
         };
         let big = g.ty.big;
         let t = self.label(
@@ -249,20 +250,11 @@ impl Builder<'_> {
                 let w = self.ttl(ms);
                 add(self, "ttl", w, "#e8f0fe", INK, Some("ttl"))
             }
-            Lifetime::Persistent
-                if r.owner.is_some() && self.f.service != ServiceKind::ZooKeeper =>
-            {
-                add(
-                    self,
-                    "ttl",
-                    {
-                        let [en, zh] = r.entry.no_expiry();
-                        self.say(en, zh)
-                    },
-                    VIOLATION,
-                    "#ffffff",
-                    Some("ttl-none"),
-                )
+            Lifetime::Persistent if r.owner.is_some() => {
+                if let Some([en, zh]) = r.entry.no_expiry() {
+                    let w = self.say(en, zh);
+                    add(self, "ttl", w, VIOLATION, "#ffffff", Some("ttl-none"))
+                }
             }
             Lifetime::Container => add(
                 self,

@@ -51,7 +51,7 @@ impl UrlState {
             || chapter
             || !self.compare.is_empty()
             || self.matrix
-            || self.run.scenario.recipe.service() != crate::recipes::ServiceKind::ZooKeeper
+            || !self.run.scenario.recipe.service().look().lean
     }
 }
 

@@ -1,0 +1,33 @@
+//! How the stage and the panels present a lock service: its product title, what its rows and
+//! timers are called, which faults apply to its sessions. Each service module defines its
+//! own [`Look`]; the view asks `ServiceKind::look()` and never matches on a service.
+
+/// A service's presentation, in its own words (English, Chinese).
+#[derive(Debug)]
+pub struct Look {
+    /// The product and version ("ZooKeeper 3.8").
+    pub product: &'static str,
+    /// What the service box's title adds when there is no logical clock to show ("keys").
+    pub contents: Option<[&'static str; 2]>,
+    /// What a client's own lock entry is called ("node", "key", "row").
+    pub entry: [&'static str; 2],
+    /// How time left on an entry is written, from milliseconds.
+    pub ttl: fn(i64) -> Option<String>,
+    /// A client has a session (or lease) that a fault can end: the fault's action label key.
+    pub end_session: Option<&'static str>,
+    /// The name a sequence diagram's lane gets.
+    pub lane: &'static str,
+    /// Whether the lean first page carries the service (else it hands over to the full one).
+    pub lean: bool,
+}
+
+/// What a build without the service's model knows of it: its name.
+pub const ELSEWHERE: Look = Look {
+    product: "",
+    contents: None,
+    entry: ["entry", "条目"],
+    ttl: |_| None,
+    end_session: None,
+    lane: "",
+    lean: false,
+};
