@@ -76,9 +76,12 @@ test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows wh
   assert.equal(await cols.count(), 3);
 }));
 
-test('compare mode on gc-pause: every leased lock breaks, the row lock holds (the pause outlasts every lease)', () => withPage('compare-gc', 'full.html?preset=gc-pause&compare=curator,redis_lease,etcd_mutex,sql_row_lock', async (page) => {
+test('compare mode on gc-pause: every leased lock breaks, the row lock holds (the pause outlasts every lease)', () => withPage('compare-gc', 'full.html?preset=gc-pause', async (page) => {
+  await page.locator('#ls-more').click();
+  await page.locator('#ls-compare-open').click();
   const cols = page.locator('.ls-compare__col');
   await cols.first().waitFor();
+  assert.deepEqual(await cols.evaluateAll((els) => els.map((e) => e.dataset.recipe)), ['curator', 'redis_lease', 'etcd_mutex', 'sql_row_lock']);
   await page.selectOption('#ls-cmp-speed', '4');
   await page.locator('#ls-cmp-play').click();
   await page.waitForFunction(() => document.querySelector('#ls-cmp-play').textContent === 'Play', null, { timeout: 30000 });
