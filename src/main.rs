@@ -10,6 +10,19 @@ mod cli;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args()` panics on an argument that is not UTF-8: refuse it with a message instead.
+    let mut args = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(bad) => {
+                eprintln!(
+                    "lockstep: an argument is not valid UTF-8: {}",
+                    bad.to_string_lossy().escape_debug()
+                );
+                std::process::exit(2);
+            }
+        }
+    }
     std::process::exit(cli::main(&args));
 }

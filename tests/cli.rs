@@ -113,3 +113,17 @@ fn errors_never_echo_control_characters_to_the_terminal() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `std::env::args()` panics (exit 101) on an argument that is not UTF-8.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_with_a_message() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"run\xff");
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .arg(bad)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+}

@@ -19,7 +19,12 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  */
 export function serveDist({ cors = true, dir = DIST } = {}) {
   const server = http.createServer((req, res) => {
-    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/nested\/sub\/path\//, '/');
+    let p;
+    try {
+      p = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/nested\/sub\/path\//, '/');
+    } catch {
+      res.writeHead(400); res.end('bad request'); return; // a malformed escape or URL
+    }
     if (p.endsWith('/')) p += 'index.html';
     const file = path.join(dir, path.normalize(p));
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
