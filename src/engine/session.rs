@@ -1,7 +1,7 @@
 //! Sessions on the server side (`SessionTrackerImpl` + `ExpiryQueue`): timeout negotiation,
 //! touches, and expiry deadlines rounded up to the next multiple of tickTime.
 
-use super::types::{SessionId, SessionMap, Time};
+use super::types::{SessionId, SessionMap, Time, Work};
 
 /// One live session as the tracker sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +21,7 @@ pub struct SessionTracker {
     sessions: SessionMap<Session>,
     next_id: u64,
     tick_time_ms: u64,
+    work: Work,
 }
 
 impl SessionTracker {
@@ -29,6 +30,7 @@ impl SessionTracker {
             sessions: SessionMap::default(),
             next_id: SessionId::FIRST.0,
             tick_time_ms: tick_time_ms.max(1),
+            work: Work::default(),
         }
     }
 
@@ -94,6 +96,7 @@ impl SessionTracker {
 
     /// Sessions whose deadline has been reached at `now`, in id order.
     pub fn due(&self, now: Time) -> Vec<SessionId> {
+        self.work.add(self.sessions.len());
         self.sessions
             .values()
             .filter(|s| !s.closing && s.expires_at <= now)
@@ -103,11 +106,17 @@ impl SessionTracker {
 
     /// The earliest deadline of any live session (for a scheduler's next wake-up).
     pub fn next_deadline(&self) -> Option<Time> {
+        self.work.add(self.sessions.len());
         self.sessions
             .values()
             .filter(|s| !s.closing)
             .map(|s| s.expires_at)
             .min()
+    }
+
+    /// Sessions looked at so far (see [`Work`]).
+    pub fn work(&self) -> u64 {
+        self.work.get()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Session> {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::types::SessionId;
+use super::types::{SessionId, Work};
 
 /// Which server table a watch lives in.
 #[derive(
@@ -23,6 +23,7 @@ type Watchers = Vec<SessionId>;
 pub struct Watches {
     data: BTreeMap<String, Watchers>,
     child: BTreeMap<String, Watchers>,
+    work: Work,
 }
 
 impl Watches {
@@ -77,6 +78,7 @@ impl Watches {
     /// Drops all watches of a session (its connection closed: `removeCnxn`).
     pub fn remove_session(&mut self, session: SessionId) {
         for table in [&mut self.data, &mut self.child] {
+            self.work.add(table.values().map(|s| 1 + s.len()).sum());
             table.retain(|_, s| {
                 s.retain(|x| *x != session);
                 !s.is_empty()
@@ -106,6 +108,11 @@ impl Watches {
             }
         }
         out
+    }
+
+    /// Entries looked at so far when sessions went (see [`super::types::Work`]).
+    pub fn work(&self) -> u64 {
+        self.work.get()
     }
 
     pub fn len(&self) -> usize {
