@@ -77,13 +77,46 @@ fn replay(args: &[String]) -> Result<(), String> {
     let [path] = args else {
         return Err("replay: expected exactly one SCRIPT.json argument".into());
     };
+    use lockstep::replay::{output_limit, MAX_SCRIPT_BYTES};
     let shown = printable(path, false);
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("replay: cannot read {shown}: {e}"))?;
-    let out = lockstep::replay::replay_text(&text)
+    let text = read_bounded(path, MAX_SCRIPT_BYTES, "a replay script")
+        .map_err(|e| format!("replay: {e}"))?;
+    let script = lockstep::replay::parse(&text)
         .map_err(|e| format!("replay: {shown}: {}", printable(&e.to_string(), false)))?;
-    let _ = writeln!(std::io::stdout().lock(), "{out}");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // A closed stdout (`| head`) ends the replay; nothing is left to report it to.
+    let Ok(summary) = lockstep::replay::write(&script, output_limit(text.len()), &mut out) else {
+        return Ok(());
+    };
+    let _ = out.flush();
+    if summary.truncated {
+        eprintln!(
+            "lockstep: replay: {shown}: the output stopped at its limit of {} bytes after {} of {} ops (see \"truncated\")",
+            summary.limit, summary.written, summary.ops
+        );
+    }
     Ok(())
+}
+
+/// A file's text, refused before reading if it is larger than `max` bytes (and while reading,
+/// should it grow or be a pipe), with a message naming the limit.
+fn read_bounded(path: &str, max: usize, what: &str) -> Result<String, String> {
+    use std::io::Read;
+    let shown = printable(path, false);
+    let too_big = || format!("{shown} is larger than {max} bytes, the most {what} may be");
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if file.metadata().is_ok_and(|m| m.len() > max as u64) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() > max {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read {shown}: stream did not contain valid UTF-8"))
 }
 
 /// The most steps `run --steps` computes: what a history keeps.

@@ -127,3 +127,53 @@ fn an_argument_that_is_not_utf8_is_refused_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
 }
+
+#[test]
+fn an_oversized_replay_script_is_refused_before_it_is_read() {
+    let dir = std::env::temp_dir().join(format!("lockstep-cli-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Sparse: 16 MiB and one byte of nothing, never read.
+    let big = dir.join("big.json");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len((16 << 20) + 1).unwrap();
+    let (code, out, err) = lockstep(&["replay", big.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("is larger than 16777216 bytes, the most a replay script may be"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_whose_output_reaches_its_limit_says_so() {
+    let dir = std::env::temp_dir().join(format!("lockstep-cli-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 200 sessions each list 1,000 children: 32 times the script plus 1 MiB is not enough.
+    let mut ops = vec![r#"{"s":0,"op":"connect"}"#.to_string()];
+    ops.push(r#"{"s":0,"op":"create","path":"/t"}"#.into());
+    ops.extend((0..1000).map(|i| format!(r#"{{"s":0,"op":"create","path":"/t/{i}"}}"#)));
+    for s in 1..=200 {
+        ops.push(format!(r#"{{"s":{s},"op":"connect"}}"#));
+        ops.push(format!(r#"{{"s":{s},"op":"get_children","path":"/t"}}"#));
+    }
+    let text = format!(r#"{{"name":"cut","ops":[{}]}}"#, ops.join(","));
+    let script = dir.join("cut.json");
+    std::fs::write(&script, &text).unwrap();
+    let (code, out, err) = lockstep(&["replay", script.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let limit = 32 * text.len() + (1 << 20);
+    assert!(out.len() <= limit + 1024, "{} bytes", out.len());
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(
+        doc["truncated"]["reason"].is_string(),
+        "{}",
+        doc["truncated"]
+    );
+    assert!(
+        err.contains(&format!("the output stopped at its limit of {limit} bytes")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

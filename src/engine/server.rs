@@ -83,6 +83,11 @@ impl Server {
     pub fn config(&self) -> ServerConfig {
         self.config
     }
+    /// Bookkeeping entries looked at so far (sessions checked for expiry, watches searched when
+    /// a session went): what tests bound by the number of inputs.
+    pub fn work(&self) -> u64 {
+        self.sessions.work() + self.watches.work()
+    }
 
     /// Test/benchmark hook: force a parent's hidden create counter (to reach overflow).
     pub fn force_create_counter(&mut self, path: &str, counter: i32) {

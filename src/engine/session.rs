@@ -1,7 +1,9 @@
 //! Sessions on the server side (`SessionTrackerImpl` + `ExpiryQueue`): timeout negotiation,
 //! touches, and expiry deadlines rounded up to the next multiple of tickTime.
 
-use super::types::{SessionId, SessionMap, Time};
+use std::collections::BTreeSet;
+
+use super::types::{SessionId, SessionMap, Time, Work};
 
 /// One live session as the tracker sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15,20 +17,26 @@ pub struct Session {
     pub closing: bool,
 }
 
-/// All sessions, keyed by id (ordered, so expiry within a bucket is deterministic).
+/// All sessions, keyed by id (ordered, so expiry within a bucket is deterministic), and the
+/// live ones by deadline (the `ExpiryQueue`), so finding who is due never scans them all.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionTracker {
     sessions: SessionMap<Session>,
+    /// (deadline, id) of every session not closing: a function of `sessions`.
+    deadlines: BTreeSet<(Time, SessionId)>,
     next_id: u64,
     tick_time_ms: u64,
+    work: Work,
 }
 
 impl SessionTracker {
     pub fn new(tick_time_ms: u64) -> Self {
         SessionTracker {
             sessions: SessionMap::default(),
+            deadlines: BTreeSet::new(),
             next_id: SessionId::FIRST.0,
             tick_time_ms: tick_time_ms.max(1),
+            work: Work::default(),
         }
     }
 
@@ -57,6 +65,7 @@ impl SessionTracker {
             expires_at: self.round_up(now + timeout_ms),
             closing: false,
         };
+        self.deadlines.insert((session.expires_at, id));
         self.sessions.insert(id, session.clone());
         session
     }
@@ -67,7 +76,11 @@ impl SessionTracker {
         match self.sessions.get_mut(&id) {
             Some(s) if !s.closing => {
                 let deadline = (now + s.timeout_ms) / tick * tick + tick;
-                s.expires_at = s.expires_at.max(deadline);
+                if deadline > s.expires_at {
+                    self.deadlines.remove(&(s.expires_at, id));
+                    self.deadlines.insert((deadline, id));
+                    s.expires_at = deadline;
+                }
                 true
             }
             _ => false,
@@ -85,29 +98,37 @@ impl SessionTracker {
     pub fn set_closing(&mut self, id: SessionId) {
         if let Some(s) = self.sessions.get_mut(&id) {
             s.closing = true;
+            self.deadlines.remove(&(s.expires_at, id));
         }
     }
 
     pub fn remove(&mut self, id: SessionId) -> Option<Session> {
-        self.sessions.remove(&id)
+        let s = self.sessions.remove(&id)?;
+        self.deadlines.remove(&(s.expires_at, id));
+        Some(s)
     }
 
     /// Sessions whose deadline has been reached at `now`, in id order.
     pub fn due(&self, now: Time) -> Vec<SessionId> {
-        self.sessions
-            .values()
-            .filter(|s| !s.closing && s.expires_at <= now)
-            .map(|s| s.id)
-            .collect()
+        let mut due: Vec<SessionId> = self
+            .deadlines
+            .range(..=(now, SessionId(u64::MAX)))
+            .map(|(_, id)| *id)
+            .collect();
+        self.work.add(due.len() + 1);
+        due.sort_unstable();
+        due
     }
 
     /// The earliest deadline of any live session (for a scheduler's next wake-up).
     pub fn next_deadline(&self) -> Option<Time> {
-        self.sessions
-            .values()
-            .filter(|s| !s.closing)
-            .map(|s| s.expires_at)
-            .min()
+        self.work.add(1);
+        self.deadlines.first().map(|(t, _)| *t)
+    }
+
+    /// Sessions looked at so far (see [`Work`]).
+    pub fn work(&self) -> u64 {
+        self.work.get()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Session> {

@@ -23,6 +23,41 @@ impl std::fmt::Display for SessionId {
     }
 }
 
+/// How many bookkeeping entries the server has looked at (sessions checked for expiry or for
+/// the next deadline, watches searched when a session goes), so tests can bound the server's
+/// work by its input without a clock. Not part of the state: any two compare equal and hash
+/// alike, and a clone starts from the same count.
+#[derive(Debug, Default)]
+pub struct Work(std::sync::atomic::AtomicU64);
+
+impl Work {
+    pub fn add(&self, n: usize) {
+        self.0
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+    pub fn get(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Clone for Work {
+    fn clone(&self) -> Self {
+        Work(self.get().into())
+    }
+}
+
+impl PartialEq for Work {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Work {}
+
+impl std::hash::Hash for Work {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
 /// A map keyed by session id. The server hands out consecutive ids, so a list indexed from
 /// [`SessionId::FIRST`] serves, iterating in id order like an ordered map.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

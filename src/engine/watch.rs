@@ -2,9 +2,9 @@
 //! exists, even on a missing node) and child watches (set by getChildren). At most one entry per
 //! (table, path, session), so a session gets one notification per event however often it asked.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::types::SessionId;
+use super::types::{SessionId, Work};
 
 /// Which server table a watch lives in.
 #[derive(
@@ -15,14 +15,18 @@ pub enum WatchTable {
     Child,
 }
 
-/// The sessions watching one path, sorted and without duplicates (a handful at most).
-type Watchers = Vec<SessionId>;
+/// The sessions watching one path, sorted and without duplicates.
+type Watchers = BTreeSet<SessionId>;
 
-/// Both tables: path → sessions watching it.
+/// Both tables: path → sessions watching it; and per session what it watches (`removeCnxn`
+/// drops a session's watches without searching every path).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
     data: BTreeMap<String, Watchers>,
     child: BTreeMap<String, Watchers>,
+    /// Every watch as (session, table, path): a function of the two tables.
+    by_session: BTreeSet<(SessionId, WatchTable, String)>,
+    work: Work,
 }
 
 impl Watches {
@@ -42,9 +46,9 @@ impl Watches {
 
     /// Registers a watch; a duplicate is absorbed.
     pub fn add(&mut self, t: WatchTable, path: &str, session: SessionId) {
-        let list = self.table_mut(t).entry(path.to_string()).or_default();
-        if let Err(i) = list.binary_search(&session) {
-            list.insert(i, session);
+        let table = self.table_mut(t);
+        if table.entry(path.to_string()).or_default().insert(session) {
+            self.by_session.insert((session, t, path.to_string()));
         }
     }
 
@@ -56,7 +60,7 @@ impl Watches {
     pub fn contains(&self, t: WatchTable, path: &str, session: SessionId) -> bool {
         self.table(t)
             .get(path)
-            .is_some_and(|s| s.binary_search(&session).is_ok())
+            .is_some_and(|s| s.contains(&session))
     }
 
     /// Fires and removes every watch on `path` in table `t`, skipping `suppressed` sessions
@@ -68,6 +72,9 @@ impl Watches {
         suppressed: &[SessionId],
     ) -> Vec<SessionId> {
         let fired = self.table_mut(t).remove(path).unwrap_or_default();
+        for s in &fired {
+            self.by_session.remove(&(*s, t, path.to_string()));
+        }
         fired
             .into_iter()
             .filter(|s| !suppressed.contains(s))
@@ -76,11 +83,24 @@ impl Watches {
 
     /// Drops all watches of a session (its connection closed: `removeCnxn`).
     pub fn remove_session(&mut self, session: SessionId) {
-        for table in [&mut self.data, &mut self.child] {
-            table.retain(|_, s| {
-                s.retain(|x| *x != session);
-                !s.is_empty()
-            });
+        // (session, Data, "") sorts before every watch of the session.
+        let first = (session, WatchTable::Data, String::new());
+        let mine: Vec<(WatchTable, String)> = self
+            .by_session
+            .range(first..)
+            .take_while(|(s, ..)| *s == session)
+            .map(|(_, t, path)| (*t, path.clone()))
+            .collect();
+        self.work.add(mine.len() + 1);
+        for (t, path) in mine {
+            self.by_session.remove(&(session, t, path.clone()));
+            let table = self.table_mut(t);
+            if let Some(set) = table.get_mut(&path) {
+                set.remove(&session);
+                if set.is_empty() {
+                    table.remove(&path);
+                }
+            }
         }
     }
 
@@ -90,9 +110,12 @@ impl Watches {
         let Some(set) = table.get_mut(path) else {
             return false;
         };
-        let removed = set.binary_search(&session).map(|i| set.remove(i)).is_ok();
+        let removed = set.remove(&session);
         if set.is_empty() {
             table.remove(path);
+        }
+        if removed {
+            self.by_session.remove(&(session, t, path.to_string()));
         }
         removed
     }
@@ -108,11 +131,16 @@ impl Watches {
         out
     }
 
+    /// Entries looked at so far when sessions went (see [`super::types::Work`]).
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+
     pub fn len(&self) -> usize {
         self.data
             .values()
             .chain(self.child.values())
-            .map(Vec::len)
+            .map(BTreeSet::len)
             .sum()
     }
 

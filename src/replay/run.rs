@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::script::{Action, Script, ScriptOp};
 use crate::engine::{
@@ -11,32 +11,34 @@ use crate::engine::{
 };
 
 /// Script state: which session each index currently names, and the reverse map for owners.
-struct Runner {
+pub(super) struct Runner {
     server: Server,
     current: BTreeMap<i64, SessionId>,
     index_of: BTreeMap<SessionId, i64>,
     xid: i32,
 }
 
-/// Runs a script on a fresh server and returns the output document.
+/// Runs a script on a fresh server and returns the whole output document (no output limit: for
+/// tests and small scripts; the CLI streams it with [`super::write`]).
 pub fn run(script: &Script) -> Value {
-    let mut r = Runner {
-        server: Server::new(ServerConfig::default()),
-        current: BTreeMap::new(),
-        index_of: BTreeMap::new(),
-        xid: 0,
-    };
-    let ops: Vec<Value> = script
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, op)| r.step(i, op))
-        .collect();
-    json!({ "name": script.name, "ops": ops, "final_tree": r.final_tree() })
+    let mut text = Vec::new();
+    // Writing into memory cannot fail, and the writer's JSON parses.
+    let _ = super::write(script, u64::MAX, &mut text);
+    serde_json::from_slice(&text).unwrap_or_default()
 }
 
 impl Runner {
-    fn step(&mut self, i: usize, op: &ScriptOp) -> Value {
+    pub(super) fn new() -> Runner {
+        Runner {
+            server: Server::new(ServerConfig::default()),
+            current: BTreeMap::new(),
+            index_of: BTreeMap::new(),
+            xid: 0,
+        }
+    }
+
+    /// Runs op `i` and returns its record.
+    pub(super) fn step(&mut self, i: usize, op: &ScriptOp) -> Value {
         // Real clients ping in the background, so no session times out during a script: the
         // clock stays still.
         let now = 0;
@@ -96,7 +98,8 @@ impl Runner {
         }
         let result =
             result.unwrap_or_else(|| error(ErrorCode::SessionExpired, self.server.last_zxid()));
-        json!({"i": i, "op": op.echo, "result": result, "events": events})
+        let echo: Value = serde_json::from_str(op.echo).unwrap_or_default();
+        json!({"i": i, "op": echo, "result": result, "events": events})
     }
 
     fn reply(&self, zxid: Zxid, r: Result<Response, ErrorCode>) -> Value {
@@ -161,18 +164,23 @@ impl Runner {
         })
     }
 
-    fn final_tree(&self) -> Value {
-        let mut m = Map::new();
-        for (path, node) in self.server.tree().iter() {
-            if crate::engine::path::is_special(path) {
-                continue;
-            }
-            m.insert(
-                path.to_string(),
-                json!({"data": data_value(&node.data), "stat": self.stat(&node.stat())}),
-            );
-        }
-        Value::Object(m)
+    /// The final tree's entries in path order, one at a time.
+    pub(super) fn final_tree(&self) -> impl Iterator<Item = (&str, Value)> + '_ {
+        self.server
+            .tree()
+            .iter()
+            .filter(|(path, _)| !crate::engine::path::is_special(path))
+            .map(|(path, node)| {
+                let v = json!({"data": data_value(&node.data), "stat": self.stat(&node.stat())});
+                (path, v)
+            })
+    }
+
+    /// Znodes in the final tree.
+    pub(super) fn tree_len(&self) -> usize {
+        let tree = self.server.tree().iter();
+        tree.filter(|(path, _)| !crate::engine::path::is_special(path))
+            .count()
     }
 }
 

@@ -1,22 +1,24 @@
-//! Parsing replay scripts with precise errors (op index and field), never a panic.
+//! Replay script ops and their fields, with precise errors (op index and field), never a panic
+//! (the document around them is read by `read.rs`).
 
 use serde_json::{Map, Value};
 
 use crate::engine::{CreateMode, Data, MultiOp, Request, WatcherType};
 
-/// A parsed script: the original op objects are kept to echo them verbatim.
+/// A parsed script: each op's own text in the script is kept to echo it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Script {
+pub struct Script<'a> {
     pub name: String,
-    pub ops: Vec<ScriptOp>,
+    pub ops: Vec<ScriptOp<'a>>,
 }
 
 /// One scripted step for session index `s`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ScriptOp {
+pub struct ScriptOp<'a> {
     pub s: i64,
     pub action: Action,
-    pub echo: Value,
+    /// The op as the script wrote it (JSON text).
+    pub echo: &'a str,
 }
 
 /// What a script op asks for.
@@ -40,42 +42,19 @@ impl std::fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
-/// Parses a whole script from JSON text.
-pub fn parse(text: &str) -> Result<Script, ScriptError> {
-    let root: Value =
-        serde_json::from_str(text).map_err(|e| ScriptError(format!("not valid JSON: {e}")))?;
-    let obj = root
-        .as_object()
-        .ok_or_else(|| ScriptError("the script must be a JSON object".into()))?;
-    let name = match obj.get("name") {
-        None => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(ScriptError("field `name`: expected a string".into())),
-    };
-    let ops = obj
-        .get("ops")
-        .and_then(Value::as_array)
-        .ok_or_else(|| ScriptError("field `ops`: expected an array of operations".into()))?;
-    let ops = ops
-        .iter()
-        .enumerate()
-        .map(|(i, v)| parse_op(v).map_err(|e| e.at(&format!("op {i}"))))
-        .collect::<Result<_, _>>()?;
-    Ok(Script { name, ops })
-}
-
 /// A field-level error before the location is known.
-struct FieldError(String);
+pub(super) struct FieldError(String);
 
 impl FieldError {
-    fn at(self, location: &str) -> ScriptError {
+    pub(super) fn at(self, location: &str) -> ScriptError {
         ScriptError(format!("{location}: {}", self.0))
     }
 }
 
 type R<T> = Result<T, FieldError>;
 
-fn parse_op(v: &Value) -> Result<ScriptOp, FieldError> {
+/// One op from its JSON value and its text (kept to echo).
+pub(super) fn parse_op<'a>(v: &Value, text: &'a str) -> Result<ScriptOp<'a>, FieldError> {
     let o = v
         .as_object()
         .ok_or_else(|| FieldError("expected an object".into()))?;
@@ -95,7 +74,7 @@ fn parse_op(v: &Value) -> Result<ScriptOp, FieldError> {
     Ok(ScriptOp {
         s,
         action,
-        echo: v.clone(),
+        echo: text,
     })
 }
 
@@ -272,6 +251,7 @@ fn mode_field(o: &Map<String, Value>) -> R<CreateMode> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse;
     use super::*;
 
     #[test]
