@@ -57,7 +57,8 @@ pub struct World {
     pub net: Network,
     pub rng: SimRng,
     pub latency: Latency,
-    pub script: Vec<TimedCommand>,
+    /// The scenario's timed commands by time, shared by every snapshot of the run.
+    pub script: std::sync::Arc<[TimedCommand]>,
     /// Per client, the connection the service last heard it on (stamped on what it sends).
     pub seen_conn: Vec<u32>,
     pub next_script: usize,
@@ -73,6 +74,13 @@ pub struct World {
     pub created_now: Vec<String>,
     /// Requests to the service wait until then (a leader election in progress).
     pub stall_until: Tick,
+}
+
+/// The timed commands by time; stable: commands at the same tick keep their order.
+fn script(sc: &Scenario) -> std::sync::Arc<[TimedCommand]> {
+    let mut script = sc.faults.clone();
+    script.sort_by_key(|f| f.at);
+    script.into()
 }
 
 impl World {
@@ -93,7 +101,7 @@ impl World {
                 min: sc.latency_min,
                 max: sc.latency_max,
             },
-            script: sc.faults.clone(),
+            script: script(sc),
             seen_conn: vec![0; sc.clients as usize],
             next_script: 0,
             metrics: Metrics::default(),
@@ -105,8 +113,6 @@ impl World {
             created_now: Vec::new(),
             stall_until: 0,
         };
-        // Stable by time: commands at the same tick keep their order.
-        w.script.sort_by_key(|f| f.at);
         w.boot();
         w
     }
