@@ -59,6 +59,13 @@ impl Run {
     /// which one is wrong.
     pub fn validate(&self) -> Result<(), String> {
         self.scenario.validate()?;
+        let most = super::scenario::MAX_FAULTS;
+        if self.forced.len() > most {
+            let n = self.forced.len();
+            return Err(format!(
+                "run field `forced`: {n} forced actions, more than {most}"
+            ));
+        }
         let n = self.scenario.clients as usize;
         for (step, a) in &self.forced {
             let client = match a {
