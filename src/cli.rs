@@ -180,8 +180,8 @@ fn load_scenario(name: &str) -> Result<Scenario, String> {
     }
     if name.ends_with(".json") {
         let shown = printable(name, false);
-        let text =
-            std::fs::read_to_string(name).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let most = lockstep::sim::scenario::MAX_SCENARIO_BYTES;
+        let text = read_bounded(name, most, "a scenario file")?;
         return Scenario::from_json(&text)
             .map_err(|e| format!("{shown}: {}", printable(&e, false)));
     }

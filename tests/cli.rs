@@ -129,7 +129,7 @@ fn an_argument_that_is_not_utf8_is_refused_with_a_message() {
 }
 
 #[test]
-fn an_oversized_replay_script_is_refused_before_it_is_read() {
+fn oversized_scripts_and_scenario_files_are_refused_before_they_are_read() {
     let dir = std::env::temp_dir().join(format!("lockstep-cli-big-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Sparse: 16 MiB and one byte of nothing, never read.
@@ -141,6 +141,14 @@ fn an_oversized_replay_script_is_refused_before_it_is_read() {
     assert!(out.is_empty());
     assert!(
         err.contains("is larger than 16777216 bytes, the most a replay script may be"),
+        "{err}"
+    );
+    // A scenario file: 4 MiB.
+    file.set_len((4 << 20) + 1).unwrap();
+    let (code, _, err) = lockstep(&["run", "--scenario", big.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("is larger than 4194304 bytes, the most a scenario file may be"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

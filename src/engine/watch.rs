@@ -120,6 +120,16 @@ impl Watches {
         removed
     }
 
+    /// Every registered watch as (table, path, session), data table first, by path.
+    pub fn iter(&self) -> impl Iterator<Item = (WatchTable, &str, SessionId)> + '_ {
+        let table = |t: WatchTable| {
+            self.table(t)
+                .iter()
+                .flat_map(move |(path, s)| s.iter().map(move |s| (t, path.as_str(), *s)))
+        };
+        table(WatchTable::Data).chain(table(WatchTable::Child))
+    }
+
     /// Every registered watch as (table, path, session), in a stable order (for views and tests).
     pub fn all(&self) -> Vec<(WatchTable, String, SessionId)> {
         let mut out = Vec::new();

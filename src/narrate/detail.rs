@@ -38,6 +38,8 @@ pub enum Detail {
     },
     /// The resource's answers: the value read, the value written.
     Value(u64),
+    /// A long list of children: the first few (in the server's order) and how many more.
+    ChildrenCut(Vec<String>, usize),
     Wrote(u64),
     Text(String),
 }
@@ -75,6 +77,13 @@ impl Detail {
                     format!("子节点 [{}]", c.join(", "))
                 } else {
                     format!("children [{}]", c.join(", "))
+                }
+            }
+            Detail::ChildrenCut(c, more) => {
+                if zh {
+                    format!("子节点 [{}, … 另有 {more} 个]", c.join(", "))
+                } else {
+                    format!("children [{}, … and {more} more]", c.join(", "))
                 }
             }
             Detail::Exists { found, watch } => {

@@ -186,7 +186,12 @@ macro_rules! recipes {
             }
 
             pub fn phase(&self) -> Phase {
-                match self { $( $( #[$attr] Recipe::$v(r) => r.phase.clone(), )* )* }
+                self.phase_ref().clone()
+            }
+
+            /// The phase, not copied (monitors ask every client at every step).
+            pub fn phase_ref(&self) -> &Phase {
+                match self { $( $( #[$attr] Recipe::$v(r) => &r.phase, )* )* }
             }
 
             /// The lock node this client believes is its own.
@@ -225,7 +230,7 @@ recipes! {
 
 impl Recipe {
     pub fn holding(&self) -> bool {
-        self.phase() == Phase::Holding
+        *self.phase_ref() == Phase::Holding
     }
 
     pub fn hold_mode(&self) -> HoldMode {

@@ -98,6 +98,27 @@ pub trait LockService {
     fn entries(&self, now: Tick) -> Vec<Self::Entry>;
     /// The service's logical clock for the stage ("zxid 12").
     fn stamp(&self) -> Option<(&'static str, i64)>;
+    /// What the stuck monitor's progress fingerprint sees of the service, hashed into `h`:
+    /// each entry's id, owner, whether it can expire and its row lock, and each watch; true
+    /// when some entry can expire. This runs at every step, so a service with many entries
+    /// hashes the same facts without building rows (ZooKeeper does); the default walks
+    /// [`Self::entries`] and [`Self::watches`].
+    fn progress(&self, now: Tick, mut h: &mut dyn std::hash::Hasher) -> bool
+    where
+        Self::Entry: Row,
+    {
+        use std::hash::Hash;
+        let mut leases = false;
+        for e in self.entries(now) {
+            let expiring = matches!(e.lifetime(), Lifetime::Expiring(_));
+            leases |= expiring;
+            (e.id(), e.owner(), expiring, e.row_lock()).hash(&mut h);
+        }
+        for x in self.watches() {
+            (x.conn, x.path, x.child, x.on_missing).hash(&mut h);
+        }
+        leases
+    }
 
     /// A short label for message arrows ("create2 /locks/lock-").
     fn up_label(m: &Self::Up) -> String;

@@ -138,6 +138,11 @@ macro_rules! registry {
             pub fn stamp(&self) -> Option<(&'static str, i64)> {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::stamp(s), )* )* }
             }
+
+            /// See [`LockService::progress`].
+            pub fn progress(&self, now: Tick, h: &mut dyn std::hash::Hasher) -> bool {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::progress(s, now, h), )* )* }
+            }
         }
 
         type Effects = Vec<LibOut<Up, Answer>>;

@@ -130,27 +130,34 @@ impl Client {
         if !self.alive() {
             return None;
         }
-        let mut timers: Vec<(Tick, Timer)> = Vec::new();
-        if let (Some(t), AppState::Idle) = (self.app.next_start, self.app.state) {
-            timers.push((t, Timer::Start));
-        }
-        if let AppState::Working { until } = self.app.state {
-            timers.push((until, Timer::WorkDone));
-        }
-        if let (Some(t), AppState::Acquiring) = (self.app.acquire_deadline, self.app.state) {
-            timers.push((t, Timer::AcquireTimeout));
-        }
+        // No list: the scheduler asks every client at every step.
+        let start = match (self.app.next_start, self.app.state) {
+            (Some(t), AppState::Idle) => Some((t, Timer::Start)),
+            _ => None,
+        };
+        let work = match self.app.state {
+            AppState::Working { until } => Some((until, Timer::WorkDone)),
+            _ => None,
+        };
+        let acquire = match (self.app.acquire_deadline, self.app.state) {
+            (Some(t), AppState::Acquiring) => Some((t, Timer::AcquireTimeout)),
+            _ => None,
+        };
         let ctx = LibCtx {
             timeless,
             app_done: self.app.state == AppState::Done,
         };
-        timers.extend(self.lib.next_timer(ctx).map(|(t, l)| (t, Timer::of_lib(l))));
-        timers.extend(self.retry_at.map(|t| (t, Timer::Retry)));
+        let lib = self.lib.next_timer(ctx).map(|(t, l)| (t, Timer::of_lib(l)));
+        let retry = self.retry_at.map(|t| (t, Timer::Retry));
         let resume = match self.proc {
             Proc::Paused { until } => until,
             _ => 0,
         };
-        timers.into_iter().map(|(t, k)| (t.max(resume), k)).min()
+        [start, work, acquire, lib, retry]
+            .into_iter()
+            .flatten()
+            .map(|(t, k)| (t.max(resume), k))
+            .min()
     }
 
     /// Fires a timer.

@@ -4,12 +4,25 @@
 use base64::Engine as _;
 
 use super::history::Run;
-use super::scenario::Scenario;
+use super::scenario::{Scenario, MAX_SCENARIO_BYTES};
+
+/// Refuses a text larger than [`MAX_SCENARIO_BYTES`] before anything parses it.
+fn small_enough(what: &str, text: &str) -> Result<(), String> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(format!(
+            "the {what} is {} bytes, more than the {MAX_SCENARIO_BYTES} bytes (4 MiB) a scenario \
+             or run may be",
+            text.len()
+        ));
+    }
+    Ok(())
+}
 
 impl Run {
     /// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON;
     /// checked whole (the message names what is wrong).
     pub fn from_json(text: &str) -> Result<Run, String> {
+        small_enough("run", text)?;
         // Whether the object has a `scenario` field (cheaper in the bundle than a `Value`).
         #[derive(serde::Deserialize)]
         struct Shape {
@@ -35,6 +48,7 @@ impl Scenario {
     }
 
     pub fn from_json(text: &str) -> Result<Scenario, String> {
+        small_enough("scenario", text)?;
         let s: Scenario =
             serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
         s.validate()?;

@@ -1,7 +1,8 @@
 //! The history of a run: step forward, step back, seek to any step, and fork a new future by
 //! injecting a command in the past. Memory stays bounded: a world snapshot every
-//! [`KEYFRAME_EVERY`] steps plus the step records; any other frame is rebuilt by replaying from
-//! the nearest snapshot (the run is deterministic, so replay gives the same frame).
+//! [`KEYFRAME_EVERY`] steps (fewer in a long run of a big world, see [`KEYFRAME_BUDGET`]) plus
+//! the step records; any other frame is rebuilt by replaying from the nearest snapshot (the run
+//! is deterministic, so replay gives the same frame).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,8 +11,13 @@ use super::step::StepRecord;
 use super::world::{Action, World};
 
 pub const KEYFRAME_EVERY: u64 = 512;
+/// The snapshots kept weigh at most this much, a snapshot weighing its clients plus its
+/// messages in flight (a world's size grows with both): past it every other snapshot is dropped
+/// and the spacing doubles. A thousand-client run keeps about 25 snapshots, not 488; a run of
+/// ten clients never reaches it.
+pub const KEYFRAME_BUDGET: usize = 40_000;
 /// The most steps a history keeps: a long autoplay stops here instead of growing without end
-/// (about 330 B a step plus a world every 512 steps: under 200 MB for a run of this length).
+/// (about 330 B a step plus the snapshots: a 1000-client run of this length holds about 300 MB).
 pub const MAX_HISTORY: u64 = 250_000;
 /// A world with more messages in flight than this stops: with a latency far beyond every
 /// timeout the network only fills up, and every keyframe would copy it.
@@ -53,6 +59,13 @@ impl Run {
     /// which one is wrong.
     pub fn validate(&self) -> Result<(), String> {
         self.scenario.validate()?;
+        let most = super::scenario::MAX_FAULTS;
+        if self.forced.len() > most {
+            let n = self.forced.len();
+            return Err(format!(
+                "run field `forced`: {n} forced actions, more than {most}"
+            ));
+        }
         let n = self.scenario.clients as usize;
         for (step, a) in &self.forced {
             let client = match a {
@@ -117,6 +130,8 @@ pub struct Simulation {
     records: Vec<StepRecord>,
     /// Snapshots by step, ascending (step 0 always present).
     keyframes: Vec<(u64, World)>,
+    /// Steps between snapshots: [`KEYFRAME_EVERY`], doubled each time the budget is reached.
+    keyframe_every: u64,
     world: World,
     cursor: u64,
     finished_at: Option<u64>,
@@ -140,6 +155,7 @@ impl Simulation {
             run,
             records: Vec::new(),
             keyframes,
+            keyframe_every: KEYFRAME_EVERY,
             world,
             cursor: 0,
             finished_at: None,
@@ -213,10 +229,24 @@ impl Simulation {
         if n > self.len() {
             self.records.push(record);
         }
-        if n % KEYFRAME_EVERY == 0 && self.keyframes.last().is_some_and(|(k, _)| *k < n) {
+        if n % self.keyframe_every == 0 && self.keyframes.last().is_some_and(|(k, _)| *k < n) {
             self.keyframes.push((n, self.world.clone()));
+            self.thin_keyframes();
         }
         true
+    }
+
+    /// Drops every other snapshot (step 0 stays) and doubles the spacing while the snapshots
+    /// weigh more than [`KEYFRAME_BUDGET`].
+    fn thin_keyframes(&mut self) {
+        let weight = |w: &World| w.clients.len() + w.net.in_flight_len();
+        while self.keyframes.len() > 2
+            && self.keyframes.iter().map(|(_, w)| weight(w)).sum::<usize>() > KEYFRAME_BUDGET
+        {
+            self.keyframe_every *= 2;
+            let every = self.keyframe_every;
+            self.keyframes.retain(|(k, _)| k % every == 0);
+        }
     }
 
     /// Runs until `steps` more steps were taken or nothing is left; returns how many ran.
@@ -230,7 +260,7 @@ impl Simulation {
         if n == self.cursor {
             return;
         }
-        if n < self.cursor || n - self.cursor > KEYFRAME_EVERY {
+        if n < self.cursor || n - self.cursor > self.keyframe_every {
             let i = self
                 .keyframes
                 .partition_point(|(k, _)| *k <= n)

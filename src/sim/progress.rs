@@ -7,7 +7,7 @@ use super::scenario::Scenario;
 use super::types::Tick;
 use super::world::World;
 use crate::recipes::Phase;
-use crate::services::{Lifetime, ServiceKind};
+use crate::services::ServiceKind;
 use crate::sim::Command;
 use std::hash::{Hash, Hasher};
 
@@ -40,21 +40,13 @@ pub fn fingerprint(w: &World) -> (u64, bool) {
     for c in &w.clients {
         (c.proc == Proc::Crashed, c.app.state, c.app.acquisitions).hash(&mut h);
         (
-            stage(&c.recipe.phase()),
+            stage(c.recipe.phase_ref()),
             c.recipe.holding(),
             c.recipe.my_node(),
         )
             .hash(&mut h);
     }
-    let mut leases = false;
-    for e in w.service.entries(w.now) {
-        let expiring = matches!(e.lifetime(), Lifetime::Expiring(_));
-        leases |= expiring;
-        (e.id(), e.owner(), expiring, e.row_lock()).hash(&mut h);
-    }
-    for x in w.service.watches() {
-        (x.conn, x.path, x.child, x.on_missing).hash(&mut h);
-    }
+    let leases = w.service.progress(w.now, &mut h);
     (h.finish(), leases)
 }
 

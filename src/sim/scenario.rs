@@ -195,6 +195,11 @@ impl Default for Scenario {
 
 /// Largest client count a scenario may ask for.
 pub const MAX_CLIENTS: u32 = 1000;
+/// The most timed commands (`faults`) a scenario may hold; a run holds as many forced actions.
+pub const MAX_FAULTS: usize = 10_000;
+/// The largest scenario or run JSON read (a `--scenario` file, an imported run): 4 MiB,
+/// checked before parsing.
+pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 /// Largest time or duration a scenario or command may name (keeps tick arithmetic far from
 /// overflow).
 pub const MAX_TICKS: Tick = 1_000_000;
@@ -203,6 +208,19 @@ impl Scenario {
     /// Checks ranges; the message names the field.
     pub fn validate(&self) -> Result<(), String> {
         let bad = |f: &str, why: &str| Err(format!("scenario field `{f}`: {why}"));
+        if self.faults.len() > MAX_FAULTS {
+            let n = self.faults.len();
+            return bad(
+                "faults",
+                &format!("{n} timed commands, more than {MAX_FAULTS}"),
+            );
+        }
+        if self.readers.len().max(self.timeouts.len()) > MAX_CLIENTS as usize {
+            return bad(
+                "readers/timeouts",
+                &format!("more than {MAX_CLIENTS} entries"),
+            );
+        }
         if self.clients == 0 || self.clients > MAX_CLIENTS {
             return bad("clients", &format!("must be 1..={MAX_CLIENTS}"));
         }

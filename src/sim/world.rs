@@ -57,7 +57,8 @@ pub struct World {
     pub net: Network,
     pub rng: SimRng,
     pub latency: Latency,
-    pub script: Vec<TimedCommand>,
+    /// The scenario's timed commands by time, shared by every snapshot of the run.
+    pub script: std::sync::Arc<[TimedCommand]>,
     /// Per client, the connection the service last heard it on (stamped on what it sends).
     pub seen_conn: Vec<u32>,
     pub next_script: usize,
@@ -73,6 +74,13 @@ pub struct World {
     pub created_now: Vec<String>,
     /// Requests to the service wait until then (a leader election in progress).
     pub stall_until: Tick,
+}
+
+/// The timed commands by time; stable: commands at the same tick keep their order.
+fn script(sc: &Scenario) -> std::sync::Arc<[TimedCommand]> {
+    let mut script = sc.faults.clone();
+    script.sort_by_key(|f| f.at);
+    script.into()
 }
 
 impl World {
@@ -93,7 +101,7 @@ impl World {
                 min: sc.latency_min,
                 max: sc.latency_max,
             },
-            script: sc.faults.clone(),
+            script: script(sc),
             seen_conn: vec![0; sc.clients as usize],
             next_script: 0,
             metrics: Metrics::default(),
@@ -105,8 +113,6 @@ impl World {
             created_now: Vec::new(),
             stall_until: 0,
         };
-        // Stable by time: commands at the same tick keep their order.
-        w.script.sort_by_key(|f| f.at);
         w.boot();
         w
     }
@@ -158,8 +164,13 @@ impl World {
 
     /// When each possible next action is due (ignoring time in timeless mode).
     pub fn enabled(&self) -> Vec<(Tick, Action)> {
-        let mut v = Vec::new();
-        for e in self.net.deliverable() {
+        self.candidates().collect()
+    }
+
+    /// [`World::enabled`], one at a time (the scheduler looks at every client at every step;
+    /// it keeps the earliest without collecting them).
+    fn candidates(&self) -> impl Iterator<Item = (Tick, Action)> + '_ {
+        let deliveries = self.net.deliverable().into_iter().map(|e| {
             let at = match e.to {
                 Node::Client(c) => match self.clients[c].proc {
                     super::client::Proc::Paused { until } => e.deliver_at.max(until),
@@ -168,22 +179,21 @@ impl World {
                 Node::Service => e.deliver_at.max(self.stall_until),
                 _ => e.deliver_at,
             };
-            v.push((at, Action::Deliver(e.id)));
-        }
-        for c in &self.clients {
-            if let Some((t, timer)) = c.next_timer(self.timeless) {
-                v.push((t, Action::Timer(c.id, timer)));
-            }
-        }
-        if !self.timeless {
-            if let Some(t) = self.service.next_deadline() {
-                v.push((t, Action::ServiceTimer));
-            }
-            if let Some(f) = self.script.get(self.next_script) {
-                v.push((f.at, Action::Scripted(self.next_script)));
-            }
-        }
-        v
+            (at, Action::Deliver(e.id))
+        });
+        let timers = self.clients.iter().filter_map(|c| {
+            c.next_timer(self.timeless)
+                .map(|(t, timer)| (t, Action::Timer(c.id, timer)))
+        });
+        let service = (!self.timeless)
+            .then(|| self.service.next_deadline())
+            .flatten()
+            .map(|t| (t, Action::ServiceTimer));
+        let script = (!self.timeless)
+            .then(|| self.script.get(self.next_script))
+            .flatten()
+            .map(|f| (f.at, Action::Scripted(self.next_script)));
+        deliveries.chain(timers).chain(service).chain(script)
     }
 
     /// The scheduler's choice: the earliest action; at equal times scripted commands first,
@@ -204,7 +214,7 @@ impl World {
             Action::Scripted(i) => (*i as u64, 0),
             _ => (0, 0),
         };
-        self.enabled().into_iter().min_by(|(ta, a), (tb, b)| {
+        self.candidates().min_by(|(ta, a), (tb, b)| {
             ta.cmp(tb)
                 .then(rank(a).cmp(&rank(b)))
                 .then(tie(a).cmp(&tie(b)))

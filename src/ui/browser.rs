@@ -101,8 +101,12 @@ pub fn read_file(
     let Some(file) = input.files().and_then(|f| f.get(0)) else {
         return;
     };
-    if file.size() > 5_000_000.0 {
-        done(Err("the file is larger than 5 MB".into()));
+    // Refused before it is read or parsed (the limit `Run::from_json` also applies).
+    let most = crate::sim::scenario::MAX_SCENARIO_BYTES;
+    if file.size() > most as f64 {
+        done(Err(format!(
+            "the file is larger than {most} bytes (4 MiB), the most a run may be"
+        )));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {

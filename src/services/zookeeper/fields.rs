@@ -104,7 +104,16 @@ fn result(w: Wire, r: &Result<Response, ErrorCode>) -> Wire {
         Response::Create { path, stat } => w
             .with("created", path)
             .with("czxid", stat.czxid.to_string()),
-        Response::GetChildren { children, .. } => w.with("children", children.join(", ")),
+        Response::GetChildren { children, .. } => {
+            let n = super::narrate::LISTED_CHILDREN;
+            match children.get(..n) {
+                Some(first) if children.len() > n => w.with(
+                    "children",
+                    format!("{}, … ({} more)", first.join(", "), children.len() - n),
+                ),
+                _ => w.with("children", children.join(", ")),
+            }
+        }
         Response::Exists { stat: Some(s) } | Response::SetData { stat: s } => w
             .with("version", s.version.to_string())
             .with("czxid", s.czxid.to_string()),

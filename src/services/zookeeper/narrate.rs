@@ -9,6 +9,20 @@ fn error(e: &ErrorCode) -> Detail {
     Detail::Error(e.kazoo_name().trim_end_matches("Error").to_string())
 }
 
+/// The most children a step's record names: a history keeps every step, and a thousand
+/// waiters listing a thousand children each would keep a million names.
+pub const LISTED_CHILDREN: usize = 32;
+
+/// A getChildren answer in a record: every name, or the first [`LISTED_CHILDREN`] and a count.
+fn children_detail(children: &[String]) -> Detail {
+    match children.get(..LISTED_CHILDREN) {
+        Some(first) if children.len() > LISTED_CHILDREN => {
+            Detail::ChildrenCut(first.to_vec(), children.len() - LISTED_CHILDREN)
+        }
+        _ => Detail::Children(children.to_vec()),
+    }
+}
+
 /// What the server did with a request, in a few words.
 pub fn result_detail(request: &Request, result: &Result<Response, ErrorCode>, zxid: i64) -> Detail {
     match (request, result) {
@@ -25,7 +39,7 @@ pub fn result_detail(request: &Request, result: &Result<Response, ErrorCode>, zx
         (Request::GetData { watch, .. }, Ok(Response::GetData { .. })) => {
             Detail::Data { watch: *watch }
         }
-        (_, Ok(Response::GetChildren { children, .. })) => Detail::Children(children.clone()),
+        (_, Ok(Response::GetChildren { children, .. })) => children_detail(children),
         (_, Ok(Response::Sync { .. })) => Detail::Synced,
         (_, Ok(_)) => Detail::Ok,
     }
@@ -128,7 +142,7 @@ fn reply(c: ConnId, subject: String, zxid: i64, result: &Result<Response, ErrorC
             path: path.clone(),
             zxid,
         },
-        Ok(Response::GetChildren { children, .. }) => Detail::Children(children.clone()),
+        Ok(Response::GetChildren { children, .. }) => children_detail(children),
         Ok(Response::Exists { stat }) => Detail::Exists {
             found: stat.is_some(),
             watch: false,
