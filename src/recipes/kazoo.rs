@@ -1,21 +1,22 @@
 //! kazoo 2.11's `Lock`, request for request as the real library sends them (reference §10,
 //! §12; traces in `tests/recipes/traces`):
 //!
-//! 1. Once per Lock object, make sure the path exists: `exists(path)`; if missing, walk up with
-//!    `exists` until something exists, then `create` each missing node top-down (persistent,
-//!    empty data).
-//! 2. `create` (not `create2`) EPHEMERAL_SEQUENTIAL `<path>/<uuid hex>__lock__`, data = the
-//!    lock's identifier. The UUID is drawn once per Lock object.
+//! 1. Once per Lock object: `exists(path)`; if missing, `exists` up to a node that exists, then
+//!    `create` each missing node top-down (persistent, empty data).
+//! 2. `create` (not `create2`) EPHEMERAL_SEQUENTIAL `<path>/<uuid hex>__lock__` (one UUID per
+//!    Lock); data: the identifier, empty for kazoo's default `Lock(path)` (the scenario's
+//!    `kazoo_identifier: label` makes it `Lock(path, "C1")`).
 //! 3. Loop: if cancelled, give up; `getChildren(path)` (not `getChildren2`); the contenders are
 //!    the children ending in `__lock__` + 10 digits, compared as strings. Our own node missing:
 //!    retry from the top. None smaller than ours: held.
 //! 4. Otherwise `getData(immediate predecessor, watch=true)`: NoNode → 3; else wait for the
 //!    watch or any session state change, then 3.
-//! 5. A retry (ConnectionLoss, SessionExpired, our node gone) reruns the body after a
-//!    back-off: having created before, it first lists the path and takes the child that starts
-//!    with our prefix, else creates again.
-//! 6. `cancel()` or the wait timing out (LockTimeout): delete our node and fail — the watch is
-//!    left behind. Not reentrant: acquiring a held Lock again blocks.
+//! 5. A retry (ConnectionLoss, SessionExpired, our node gone) reruns the body after a back-off,
+//!    first listing the path for the child with our prefix (else it creates again).
+//! 6. `cancel()` or a LockTimeout: `_best_effort_cleanup` sends one delete of our node, never
+//!    again, and the acquire fails (the watch stays). A delete lost to ConnectionLoss leaves the
+//!    node as long as the session lives (`kazoo_cancel_cleanup_lost`), unless this Lock's next
+//!    acquire finds it by its prefix. Not reentrant: acquiring a held Lock again blocks.
 //! 7. Release: `delete(our node)`; NoNode is fine.
 //!
 //! The fencing token is the node's sequence number.
@@ -73,7 +74,7 @@ impl KazooLock {
             phase: Phase::Idle,
             my_node: None,
             dir: cfg.lock_dir().to_string(),
-            identifier: format!("C{}", cfg.client + 1).into_bytes(),
+            identifier: cfg.identifier.clone().unwrap_or_default().into_bytes(),
             uuid: hex_uuid(cfg.uuid_seed),
             assured: false,
             create_tried: false,
@@ -106,12 +107,7 @@ impl KazooLock {
             }
             ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
-                let path = self.my_node.clone().unwrap_or_default();
-                self.send(
-                    Op::Release,
-                    Request::Delete { path, version: -1 },
-                    Opcode::Delete,
-                )
+                self.delete_mine(Op::Release)
             }
             ZkIn::Release => vec![RecipeOut::Failed(Failure::NotOwner)],
             ZkIn::Reply { request, result } => self.reply(request, result),
@@ -176,9 +172,10 @@ impl KazooLock {
         self.send(Op::List, list, Opcode::GetChildren)
     }
 
+    /// A watch or session event turns the loop, unless the cleanup delete is out (past it).
     fn wake(&mut self) -> Vec<RecipeOut> {
         match self.phase {
-            Phase::Watching(_) if !self.sleeping => self.step(),
+            Phase::Watching(_) if !self.sleeping && self.op == Op::None => self.step(),
             _ => Vec::new(),
         }
     }
@@ -193,14 +190,15 @@ impl KazooLock {
     }
 
     fn cleanup(&mut self, why: Failure) -> Vec<RecipeOut> {
-        match self.my_node.clone() {
-            Some(path) => self.send(
-                Op::Cleanup(why),
-                Request::Delete { path, version: -1 },
-                Opcode::Delete,
-            ),
+        match self.my_node {
+            Some(_) => self.delete_mine(Op::Cleanup(why)),
             None => self.fail(why),
         }
+    }
+
+    fn delete_mine(&mut self, op: Op) -> Vec<RecipeOut> {
+        let path = self.my_node.clone().unwrap_or_default();
+        self.send(op, Request::Delete { path, version: -1 }, Opcode::Delete)
     }
 
     fn fail(&mut self, why: Failure) -> Vec<RecipeOut> {
@@ -228,8 +226,10 @@ impl KazooLock {
         let op = std::mem::replace(&mut self.op, Op::None);
         if let Err(ErrorCode::ConnectionLoss | ErrorCode::SessionExpired) = result {
             return match op {
+                // `_best_effort_cleanup` swallows the error: the node may stay behind.
+                Op::Cleanup(why) => self.fail(why),
                 // The release is retried as it is.
-                Op::Release | Op::Cleanup(_) => {
+                Op::Release => {
                     self.op = op;
                     self.last
                         .clone()

@@ -110,10 +110,12 @@ pub struct RecipeConfig {
     pub poll: u64,
     /// `redis_setnx`: repair a lock key left without TTL.
     pub ttl_repair: bool,
-    /// The client's index (its address and kazoo identifier derive from it).
+    /// The client's index (its address derives from it).
     pub client: usize,
     /// The lock's path (ZooKeeper recipes); `None`: the recipe's default.
     pub lock_path: Option<String>,
+    /// kazoo's `Lock(path, identifier)`: the node data; `None` as `Lock(path)` (empty data).
+    pub identifier: Option<String>,
 }
 
 impl RecipeConfig {
@@ -129,6 +131,7 @@ impl RecipeConfig {
             ttl_repair: true,
             client: 0,
             lock_path: None,
+            identifier: None,
         }
     }
 

@@ -93,6 +93,18 @@ pub struct TimedCommand {
     pub command: Command,
 }
 
+/// What a kazoo client passes as `Lock(path, identifier)`'s identifier, which becomes its lock
+/// node's data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KazooIdentifier {
+    /// `Lock(path)`, kazoo's default: empty node data.
+    #[default]
+    None,
+    /// `Lock(path, "C1")`: the client's label.
+    Label,
+}
+
 /// What the protected resource stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -153,6 +165,8 @@ pub struct Scenario {
     /// Curator's and kazoo's retry back-off base (`ExponentialBackoffRetry`'s
     /// `baseSleepTimeMs`): the n-th retry sleeps this times 1..2^(n+1).
     pub retry_sleep: Tick,
+    /// kazoo's lock identifier (node data); default: none, as `Lock(path)`.
+    pub kazoo_identifier: KazooIdentifier,
 }
 
 impl Default for Scenario {
@@ -189,6 +203,7 @@ impl Default for Scenario {
             replica_lag: None,
             lock_path: None,
             retry_sleep: 2,
+            kazoo_identifier: KazooIdentifier::None,
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::app::{App, AppConfig};
 use super::client::Client;
 use super::rng::SimRng;
-use super::scenario::Scenario;
+use super::scenario::{KazooIdentifier, Scenario};
 use crate::recipes::{Recipe, RecipeConfig, RecipeKind, LOCK_DIR};
 use crate::services::{zookeeper, Lib, Service, ServiceConfig, ServiceKind};
 
@@ -42,6 +42,7 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
         ttl_repair: sc.ttl_repair,
         client: i,
         lock_path: sc.lock_path.clone(),
+        identifier: (sc.kazoo_identifier == KazooIdentifier::Label).then(|| format!("C{}", i + 1)),
     };
     let timeout = sc
         .timeouts

@@ -9,6 +9,7 @@
 mod wire;
 
 use lockstep::recipes::RecipeKind;
+use lockstep::sim::scenario::KazooIdentifier;
 use lockstep::sim::{Command, Scenario, TimedCommand};
 use serde_json::Value;
 use wire::{recorded, simulated};
@@ -22,106 +23,127 @@ struct Situation {
     leases: u32,
     /// Ticks between an action and the next (by index; the rest use the default).
     gaps: &'static [(usize, u64)],
+    /// kazoo: `Lock(path, identifier=label)` (else `Lock(path)`).
+    label: bool,
+    /// Curator recorded with its default `ensembleTracker(true)`: its `/zookeeper/config`
+    /// requests are checked apart (see `tracker_requests`), the rest as usual.
+    tracker: bool,
+    /// Where the recorder froze a client as a request went out: the ticks from the command
+    /// that sends it (its acquire, cancel …) to that request.
+    freeze_after: u64,
 }
 
 const GAP: u64 = 5000;
 
+const BASE: Situation = Situation {
+    name: "",
+    recipe: RecipeKind::Curator,
+    path: "/locks/m",
+    readers: &[],
+    leases: 1,
+    gaps: &[],
+    label: false,
+    tracker: false,
+    freeze_after: 0,
+};
+
 const SITUATIONS: &[Situation] = &[
     Situation {
         name: "curator_mutex_three",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_reentrant",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_acquire_timeout",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_waiter_expired_hijack",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
         gaps: &[(4, 6000)],
+        ..BASE
     },
     Situation {
         name: "curator_waiter_expired_hijack_release_during_retry",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
         gaps: &[(4, 3500)],
+        ..BASE
     },
     Situation {
         name: "curator_waiter_expired_timeout",
-        recipe: RecipeKind::Curator,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
         gaps: &[(4, 12000)],
+        ..BASE
     },
     Situation {
         name: "curator_rwlock",
         recipe: RecipeKind::Rwlock,
         path: "/locks/rw",
         readers: &[0, 2],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_rwlock_reader_release_wakes_nobody",
         recipe: RecipeKind::Rwlock,
         path: "/locks/rw",
         readers: &[0, 1],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_semaphore_two_leases",
         recipe: RecipeKind::CuratorSemaphore,
         path: "/locks/s",
-        readers: &[],
         leases: 2,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "curator_semaphore_mutex",
         recipe: RecipeKind::CuratorSemaphore,
         path: "/locks/sm",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        ..BASE
     },
     Situation {
         name: "kazoo_lock_three",
         recipe: RecipeKind::Kazoo,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        label: true,
+        ..BASE
     },
     Situation {
         name: "kazoo_cancel",
         recipe: RecipeKind::Kazoo,
-        path: "/locks/m",
-        readers: &[],
-        leases: 1,
-        gaps: &[],
+        label: true,
+        ..BASE
+    },
+    Situation {
+        name: "kazoo_no_identifier",
+        recipe: RecipeKind::Kazoo,
+        ..BASE
+    },
+    Situation {
+        name: "curator_semaphore_parent_missing",
+        recipe: RecipeKind::CuratorSemaphore,
+        path: "/locks/s",
+        ..BASE
+    },
+    Situation {
+        name: "curator_ensemble_tracker",
+        tracker: true,
+        ..BASE
+    },
+    Situation {
+        name: "kazoo_cancel_cleanup_lost",
+        recipe: RecipeKind::Kazoo,
+        label: true,
+        gaps: &[(7, 4000)],
+        ..BASE
+    },
+    Situation {
+        name: "curator_semaphore_mutex_lost_internal_mutex",
+        recipe: RecipeKind::CuratorSemaphore,
+        path: "/locks/sm",
+        gaps: &[(5, 500), (6, 500), (7, 2600)],
+        freeze_after: 5,
+        ..BASE
     },
 ];
 
@@ -150,8 +172,15 @@ fn script(s: &Situation, t: &Value) -> (Vec<TimedCommand>, u32, Vec<(usize, u64)
         .map(|a| a.as_str().unwrap())
         .collect();
     let (mut at, mut faults, mut clients, mut timeouts) = (100u64, Vec::new(), 0u32, Vec::new());
+    // "freeze C2 on its next <op> …": the link is cut as that request goes out, `freeze_after`
+    // ticks after the next command.
+    let mut freeze_on = None;
     for (i, a) in actions.iter().enumerate() {
         let words: Vec<&str> = a.split_whitespace().collect();
+        if words[0] == "freeze" && words.get(2) == Some(&"on") {
+            freeze_on = client_of(words[1]);
+            continue;
+        }
         let c = client_of(words[0]);
         clients = clients.max(c.map_or(0, |c| c as u32 + 1));
         let command = match (c, words.get(1).copied()) {
@@ -178,7 +207,14 @@ fn script(s: &Situation, t: &Value) -> (Vec<TimedCommand>, u32, Vec<(usize, u64)
             _ => None,
         };
         if let Some(command) = command {
+            let cut = freeze_on.take().map(|client| TimedCommand {
+                at: at + s.freeze_after,
+                command: Command::Partition { client },
+            });
+            let first = cut.clone().filter(|_| s.freeze_after == 0);
+            faults.extend(first);
             faults.push(TimedCommand { at, command });
+            faults.extend(cut.filter(|_| s.freeze_after > 0));
             at += s
                 .gaps
                 .iter()
@@ -212,14 +248,23 @@ fn scenario(s: &Situation, t: &Value) -> Scenario {
         resource_io: false,
         lock_path: Some(s.path.into()),
         retry_sleep: 1000,
+        kazoo_identifier: if s.label {
+            KazooIdentifier::Label
+        } else {
+            KazooIdentifier::None
+        },
         ..Scenario::default()
     }
 }
 
 fn check(s: &Situation) {
     let t = trace(s.name);
-    let sim = simulated(scenario(s, &t));
-    let real = recorded(&t);
+    let numbered = t["uuids_numbered"].as_bool().unwrap_or(false);
+    let sim = simulated(scenario(s, &t), numbered);
+    let mut real = recorded(&t, numbered);
+    if s.tracker {
+        tracker_requests(&mut real);
+    }
     for (c, want) in &real {
         let got = sim.get(c).cloned().unwrap_or_default();
         let lines = |v: &[Value]| {
@@ -236,6 +281,47 @@ fn check(s: &Situation) {
             lines(want),
             lines(&got)
         );
+    }
+}
+
+/// What Curator's ensemble tracker (on by default, not simulated: see `recipes/curator/framework.rs`)
+/// adds to a client's requests: `getData(/zookeeper/config, watch)` twice after the session's
+/// connect, `checkWatches(/zookeeper/config)` before its `closeSession`, and nothing else.
+/// Checks exactly that and takes them out.
+fn tracker_requests(real: &mut std::collections::BTreeMap<usize, Vec<Value>>) {
+    for (c, log) in real.iter_mut() {
+        let ops: Vec<String> = log
+            .iter()
+            .map(|e| {
+                let config = e["path"] == "/zookeeper/config";
+                format!(
+                    "{}{}",
+                    e["op"].as_str().unwrap(),
+                    if config { "*" } else { "" }
+                )
+            })
+            .collect();
+        let configs: Vec<&str> = ops
+            .iter()
+            .filter(|o| o.ends_with('*'))
+            .map(|o| o.as_str())
+            .collect();
+        assert_eq!(
+            configs,
+            ["getData*", "getData*", "checkWatches*"],
+            "C{}: the tracker's requests",
+            c + 1
+        );
+        assert_eq!(&ops[..3], ["connect", "getData*", "getData*"], "C{}", c + 1);
+        let n = ops.len();
+        assert_eq!(
+            &ops[n - 2..],
+            ["checkWatches*", "closeSession"],
+            "C{}",
+            c + 1
+        );
+        assert!(log[1]["watch"] == true && log[2]["watch"] == true && log[1]["result"] == "ok");
+        log.retain(|e| e["path"] != "/zookeeper/config");
     }
 }
 
@@ -256,4 +342,9 @@ situations! {
     curator_semaphore_mutex => 9,
     kazoo_lock_with_three_clients => 10,
     kazoo_cancel_deletes_the_waiters_node => 11,
+    kazoo_lock_without_identifier_sends_empty_data => 12,
+    curator_semaphore_retries_the_lease_create_under_the_same_name => 13,
+    curator_ensemble_tracker_adds_only_its_config_reads => 14,
+    kazoo_cancel_whose_delete_is_lost_leaves_the_node_while_the_session_lives => 15,
+    curator_semaphore_clients_that_lost_the_internal_mutex_both_wait_for_ever => 16,
 }

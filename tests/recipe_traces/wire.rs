@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use super::client_of;
 
-/// UUIDs (Curator's dashed, kazoo's 32 hex digits) and the client's address, as the recorder
-/// wrote them.
+/// UUIDs (Curator's dashed, kazoo's 32 hex digits) marked as `<uuid:…>` (see [`renumber`]) and
+/// the client's address as the recorder wrote it.
 fn norm(s: &str) -> String {
     let b = s.as_bytes();
     let hex =
@@ -27,8 +27,9 @@ fn norm(s: &str) -> String {
             && hex(i + 19, 4)
             && hex(i + 24, 12);
         if dashed || hex(i, 32) {
-            out.push_str("<uuid>");
-            i += if dashed { 36 } else { 32 };
+            let n = if dashed { 36 } else { 32 };
+            out.push_str(&format!("<uuid:{}>", &s[i..i + n]));
+            i += n;
         } else {
             out.push(b[i] as char);
             i += 1;
@@ -119,8 +120,47 @@ fn result_entry(
     }
 }
 
+/// Every `<uuid…>` in a client's sequence (`<uuid:raw>` simulated, `<uuidN>` or `<uuid>`
+/// recorded) becomes `<uuid#k>`, k counting that client's distinct UUIDs in order of first
+/// appearance — so equal sequences name the same UUIDs in the same places — or just `<uuid>`
+/// when the trace was recorded without numbers.
+fn renumber(log: &mut [Value], numbered: bool) {
+    fn walk(v: &mut Value, seen: &mut Vec<String>, numbered: bool) {
+        match v {
+            Value::String(s) => {
+                let (mut out, mut rest) = (String::new(), s.as_str());
+                while let Some(i) = rest.find("<uuid") {
+                    let j = i + rest[i..].find('>').unwrap_or(rest.len() - i - 1);
+                    let key = &rest[i..=j];
+                    out.push_str(&rest[..i]);
+                    if numbered {
+                        let k = match seen.iter().position(|x| x == key) {
+                            Some(k) => k,
+                            None => {
+                                seen.push(key.to_string());
+                                seen.len() - 1
+                            }
+                        };
+                        out.push_str(&format!("<uuid#{}>", k + 1));
+                    } else {
+                        out.push_str("<uuid>");
+                    }
+                    rest = &rest[j + 1..];
+                }
+                out.push_str(rest);
+                *s = out;
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, seen, numbered)),
+            Value::Object(o) => o.values_mut().for_each(|x| walk(x, seen, numbered)),
+            _ => {}
+        }
+    }
+    let mut seen = Vec::new();
+    log.iter_mut().for_each(|e| walk(e, &mut seen, numbered));
+}
+
 /// Runs the situation and returns every client's sequence.
-pub fn simulated(sc: Scenario) -> BTreeMap<usize, Vec<Value>> {
+pub fn simulated(sc: Scenario, numbered: bool) -> BTreeMap<usize, Vec<Value>> {
     let mut sim = Simulation::new(sc);
     let mut log: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
     let mut sessions: BTreeMap<usize, u32> = BTreeMap::new();
@@ -140,6 +180,12 @@ pub fn simulated(sc: Scenario) -> BTreeMap<usize, Vec<Value>> {
         if !sim.step() {
             break;
         }
+        // A message on a link cut while it travelled never arrived.
+        let lost = sim
+            .current()
+            .and_then(|r| r.delivered.as_ref())
+            .is_some_and(|d| d.lost);
+        let arriving = arriving.filter(|_| !lost);
         let sent: Vec<u64> = sim.current().map(|r| r.sent.clone()).unwrap_or_default();
         let answers: Vec<(usize, Down)> = sim
             .world()
@@ -210,11 +256,12 @@ pub fn simulated(sc: Scenario) -> BTreeMap<usize, Vec<Value>> {
             }
         }
     }
+    log.values_mut().for_each(|l| renumber(l, numbered));
     log
 }
 
 /// The recorded sequence of each client (the fields the simulation is compared on).
-pub fn recorded(t: &Value) -> BTreeMap<usize, Vec<Value>> {
+pub fn recorded(t: &Value, numbered: bool) -> BTreeMap<usize, Vec<Value>> {
     let keys = [
         "op", "path", "mode", "data", "watch", "version", "type", "result", "created", "children",
         "event", "resume", "session", "zxid",
@@ -238,5 +285,6 @@ pub fn recorded(t: &Value) -> BTreeMap<usize, Vec<Value>> {
         }
         log.entry(c).or_default().push(Value::Object(m));
     }
+    log.values_mut().for_each(|l| renumber(l, numbered));
     log
 }

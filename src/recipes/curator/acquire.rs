@@ -48,8 +48,10 @@ impl Curator {
             _ => Vec::new(),
         };
         let prefix = self.prefix();
+        // `validateFoundNode` takes the current session as the create's from now on.
+        let changed = std::mem::take(&mut self.new_session);
         match children.into_iter().find(|c| c.starts_with(&prefix)) {
-            Some(name) if !self.new_session => self.adopt(format!("{}/{name}", self.dir)),
+            Some(name) if !changed => self.adopt(format!("{}/{name}", self.dir)),
             Some(name) => {
                 self.background += 1;
                 let stale = zk(Request::Delete {
@@ -149,7 +151,9 @@ impl Curator {
         if self.retries > MAX_RETRIES {
             return self.done(Some(Failure::Error(ErrorCode::ConnectionLoss)));
         }
-        self.after_sleep = Some(if self.op == Op::Create {
+        // The create call is retried whole: the protected lookup first, also when it failed
+        // while walking the parents.
+        self.after_sleep = Some(if matches!(self.op, Op::Create | Op::Mkdirs(_)) {
             Retry::Find
         } else {
             Retry::Resend

@@ -1,7 +1,24 @@
 //! What every Curator recipe inherits from the framework (Curator 5.4): protected names with a
-//! fresh UUID, node data that is the client's address, parents created as containers by walking
-//! the path from the top (`ZKPaths.mkdirs`), the retry loop's exponential back-off, and the
-//! watcher-removal manager that sends `checkWatches` for every watcher that never fired.
+//! fresh UUID per create call (a create retried after NoNode and the parents' walk, or after
+//! ConnectionLoss, keeps its name), node data that is the client's address, parents created
+//! as containers by walking the path from the top (`ZKPaths.mkdirs`), the retry loop's
+//! exponential back-off, and the watcher-removal manager that sends `checkWatches` for every
+//! watcher that never fired.
+//!
+//! Not simulated: the ensemble tracker. A real `CuratorFramework` (`ensembleTracker(true)`, the
+//! default) also sends `getData(/zookeeper/config, watch)` twice once its session is up
+//! (`EnsembleTracker.start()` and its CONNECTED listener), once more at every RECONNECTED, and
+//! `checkWatches(/zookeeper/config, any)` just before `closeSession` (recorded in
+//! `tests/recipes/traces/curator_ensemble_tracker.json`). It takes no part in any lock: those
+//! requests take no zxid, the watch fires only on a reconfiguration, and the lock's requests,
+//! their order and zxids are the same with it on or off (the trace test checks exactly that).
+//! Shown on the stage, every Curator client would open with two requests about the ensemble's
+//! membership and close with a third, and a watch on `/zookeeper/config` would sit beside the
+//! lock nodes — traffic a lesson about locks never uses, which would make Curator look busier
+//! than kazoo for no reason a learner could act on. So "Curator" here is Curator built with
+//! `ensembleTracker(false)`, as every other trace was recorded; simulating the tracker would
+//! also need a first-connect hook and a request before the close in the ZooKeeper client
+//! library that every ZooKeeper recipe shares.
 
 use std::collections::BTreeSet;
 

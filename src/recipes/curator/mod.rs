@@ -4,6 +4,7 @@
 
 mod acquire;
 pub mod framework;
+mod lease;
 pub mod mutex;
 pub mod semaphore;
 

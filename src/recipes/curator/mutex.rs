@@ -12,9 +12,11 @@
 //! 5. Our node missing from the listing ("Sequential path not found", e.g. after the session
 //!    expired): delete it (NoNode is fine), sleep one back-off, and start over with a new UUID.
 //! 6. A request that fails with ConnectionLoss or SessionExpired is retried after a back-off
-//!    (`ExponentialBackoffRetry`, 3 retries); a retried create first lists the directory and
-//!    adopts the child that carries our `_c_<uuid>-` prefix (protection), unless the session
-//!    changed meanwhile: then that node is deleted and a new one created.
+//!    (`ExponentialBackoffRetry`, 3 retries); a retried create (also one that failed while
+//!    walking the parents) first lists the directory and adopts the child that carries our
+//!    `_c_<uuid>-` prefix (protection), unless the session changed meanwhile: then that node
+//!    is deleted and a new one created under the same name, and the current session counts
+//!    as the create's from then on.
 //! 7. `acquire(timeout)`: when the deadline passes while waiting, one more round
 //!    (`getChildren2` + `getData(watch)`; a lock granted now is still taken), then delete our
 //!    node and fail. The watch stays on the server.
@@ -221,7 +223,8 @@ impl Curator {
                 self.wake()
             }
             ZkIn::Session(e) => {
-                self.new_session |= e == SessionEvent::NewSession && self.op == Op::Create;
+                let creating = matches!(self.op, Op::Create | Op::Mkdirs(_) | Op::Find);
+                self.new_session |= e == SessionEvent::NewSession && creating;
                 self.wake()
             }
             ZkIn::Timeout => self.give_up(Failure::Timeout),

@@ -1,37 +1,55 @@
 //! Curator 5.4's InterProcessSemaphoreV2 (and InterProcessSemaphoreMutex, the same with one
-//! lease), with its own layout under the lock path `<path>`:
+//! lease), with its own layout under the lock path `<path>` (traces in `tests/recipes/traces`):
 //!
 //! 1. Acquire a lease: take the internal mutex, an InterProcessMutex on `<path>/locks`.
-//! 2. `create2` EPHEMERAL_SEQUENTIAL `<path>/leases/_c_<uuid>-lease-` (parents as containers).
-//! 3. `getChildren2(<path>/leases, watch=true)`: at most `max_leases` children → got it;
-//!    otherwise wait for the child watch (NodeChildrenChanged) and list again. Only the client
-//!    holding the internal mutex waits on the leases directory.
+//! 2. `create2` EPHEMERAL_SEQUENTIAL `<path>/leases/_c_<uuid>-lease-`, one protected name per
+//!    attempt. NoNode: walk the path from the top (parents as containers), then `create2` again
+//!    under the same name. A create that fails with ConnectionLoss is retried after a back-off:
+//!    first `getChildren(<path>/leases)` for a child with our `_c_<uuid>-` prefix (adopted,
+//!    unless the session changed meanwhile: then it is deleted and the create sent again).
+//! 3. `getChildren2(<path>/leases, watch=true)`: our node missing ("Sequential path not found",
+//!    e.g. after the session expired) → delete it (NoNode is fine), step 4 without a lease,
+//!    then a back-off and a whole new attempt from step 1 (3 retries); at most `max_leases`
+//!    children → got it; otherwise wait for the child watch (NodeChildrenChanged, or any
+//!    session event) and list again. Only the client holding the internal mutex waits here.
 //! 4. Either way, `removeWatchers()` sends `checkWatches(<path>/leases, any)` — which leaves
 //!    the watch on the server, so the holder later hears NodeChildrenChanged it ignores — then
 //!    the internal mutex is released (`delete` of its lock node).
 //! 5. Returning a lease is one `delete` of the lease node.
-//! 6. Out of time while waiting: the lease node is deleted, then steps 4 and 5.
+//! 6. Out of time while waiting: one more listing (a lease free now is still taken), else the
+//!    lease node is deleted, then step 4. A cancel deletes it at once.
+//!
+//! The internal mutex is never checked again once taken: a client whose session expires while
+//! it holds it (between its grant and the lease create, or while waiting in step 3) goes on in
+//! its new session, and the next client takes the mutex beside it. Both then create leases; with
+//! one lease left and neither holding one, both wait for ever (recorded from the real Curator:
+//! `curator_semaphore_mutex_lost_internal_mutex`).
 //!
 //! The fencing token is the lease node's sequence number.
 
-use super::framework::{address, uuid, Mkdirs, Walk, Watchers, MAX_RETRIES};
+use super::framework::{address, uuid, Mkdirs, Watchers, MAX_RETRIES};
 use super::mutex::{Curator, Flavor};
-use crate::engine::{ErrorCode, Request, Response};
+use crate::engine::{ErrorCode, Request};
 use crate::recipes::{
-    create_seq, sequence_token, zk, Failure, Phase, RecipeConfig, RecipeIn, RecipeOut, ZkIn,
+    create_seq, sequence_token, zk, Failure, Phase, RecipeConfig, RecipeIn, RecipeOut,
+    SessionEvent, ZkIn,
 };
 
 /// Where an acquire or a release is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Stage {
+pub(super) enum Stage {
     Idle,
     /// The internal mutex is being taken (its requests and replies are its own).
     Mutex,
     Create,
     Mkdirs(Mkdirs),
+    /// A retried create looks for its protected node first.
+    Find,
     Leases,
     /// Waiting for the leases directory's child watch.
     Waiting,
+    /// Our lease node vanished: deleting it before trying again.
+    Missing,
     /// Removing the watchers, before the internal mutex goes.
     Check(Vec<Request>),
     /// The internal mutex is being released.
@@ -40,23 +58,42 @@ enum Stage {
     Return,
 }
 
+/// What a back-off is waiting to do.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Redo {
+    Resend,
+    /// A retried create: look for the protected node first.
+    Find,
+    /// The lease vanished: a whole new attempt.
+    Attempt,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Semaphore {
     pub phase: Phase,
     pub my_node: Option<String>,
     pub max_leases: u32,
-    mutex: Curator,
-    stage: Stage,
-    leases: String,
-    data: Vec<u8>,
-    uuid_seed: u64,
-    uuid_n: u64,
-    watchers: Watchers,
+    pub(super) mutex: Curator,
+    pub(super) stage: Stage,
+    pub(super) leases: String,
+    pub(super) data: Vec<u8>,
+    pub(super) uuid_seed: u64,
+    pub(super) uuid_n: u64,
+    /// This attempt's protected name, `<path>/leases/_c_<uuid>-lease-`.
+    pub(super) lease_path: String,
+    pub(super) watchers: Watchers,
     /// The acquire ran out of time (or was cancelled): what it fails with.
-    failing: Option<Failure>,
-    last: Option<Request>,
-    retries: u32,
-    sleeping: bool,
+    pub(super) failing: Option<Failure>,
+    pub(super) last: Option<Request>,
+    pub(super) retries: u32,
+    /// Whole attempts after a vanished lease.
+    pub(super) attempts: u32,
+    pub(super) missing: bool,
+    pub(super) after_sleep: Option<Redo>,
+    /// The session changed while the create was being retried (protection must not adopt).
+    pub(super) new_session: bool,
+    /// Replies to background deletes still to come (ignored).
+    pub(super) background: u32,
 }
 
 impl Semaphore {
@@ -77,11 +114,16 @@ impl Semaphore {
             data: address(cfg.client),
             uuid_seed: cfg.uuid_seed,
             uuid_n: 0,
+            lease_path: String::new(),
             watchers: Watchers::default(),
             failing: None,
             last: None,
             retries: 0,
-            sleeping: false,
+            attempts: 0,
+            missing: false,
+            after_sleep: None,
+            new_session: false,
+            background: 0,
         }
     }
 
@@ -90,7 +132,7 @@ impl Semaphore {
         self.mutex.my_node.as_deref()
     }
 
-    fn send(&mut self, stage: Stage, r: Request) -> Vec<RecipeOut> {
+    pub(super) fn send(&mut self, stage: Stage, r: Request) -> Vec<RecipeOut> {
         self.stage = stage;
         self.retries = 0;
         self.last = Some(r.clone());
@@ -107,10 +149,9 @@ impl Semaphore {
         match ZkIn::from(input) {
             ZkIn::Acquire if self.stage == Stage::Idle && self.my_node.is_none() => {
                 self.failing = None;
+                self.attempts = 0;
                 self.phase = Phase::Creating;
-                self.stage = Stage::Mutex;
-                let out = self.mutex.handle(RecipeIn::Acquire);
-                self.from_mutex(out)
+                self.take_mutex()
             }
             ZkIn::Release if self.phase == Phase::Holding && self.stage == Stage::Idle => {
                 self.phase = Phase::Releasing;
@@ -119,19 +160,31 @@ impl Semaphore {
             }
             ZkIn::Release => vec![RecipeOut::Failed(Failure::NotOwner)],
             ZkIn::Reply { request, result } => self.reply(request, result),
-            ZkIn::Event(e) => {
+            ZkIn::Event(e) if e.path == self.leases => {
                 self.watchers.fired(&e.path);
                 self.wake()
             }
-            ZkIn::Session(_) => self.wake(),
+            // The internal mutex's own watcher (it wakes only the mutex).
+            ZkIn::Event(e) => {
+                let out = self.mutex.handle(RecipeIn::event(e));
+                self.from_mutex(out)
+            }
+            ZkIn::Session(e) => {
+                let creating = matches!(self.stage, Stage::Create | Stage::Mkdirs(_) | Stage::Find);
+                self.new_session |= e == SessionEvent::NewSession && creating;
+                self.wake()
+            }
             ZkIn::Timeout => self.give_up(Failure::Timeout),
             ZkIn::Cancel => self.give_up(Failure::Cancelled),
-            ZkIn::Retry if self.sleeping => {
-                self.sleeping = false;
-                self.last.clone().map(|r| vec![zk(r)]).unwrap_or_default()
-            }
+            ZkIn::Retry if self.after_sleep.is_some() => self.redo(),
             _ => Vec::new(),
         }
+    }
+
+    pub(super) fn take_mutex(&mut self) -> Vec<RecipeOut> {
+        self.stage = Stage::Mutex;
+        let out = self.mutex.handle(RecipeIn::Acquire);
+        self.from_mutex(out)
     }
 
     /// The internal mutex's outputs: its requests go out; its grant starts the lease, its
@@ -140,7 +193,9 @@ impl Semaphore {
         let mut v = Vec::new();
         for o in out {
             match o {
-                RecipeOut::Acquired { .. } if self.stage == Stage::Mutex => v.extend(self.create()),
+                RecipeOut::Acquired { .. } if self.stage == Stage::Mutex => {
+                    v.extend(self.new_lease())
+                }
                 RecipeOut::Released if self.stage == Stage::Unlock => v.extend(self.finished()),
                 RecipeOut::Failed(why) if self.stage == Stage::Mutex => {
                     self.stage = Stage::Idle;
@@ -154,17 +209,22 @@ impl Semaphore {
         v
     }
 
-    fn create(&mut self) -> Vec<RecipeOut> {
+    /// A new attempt's lease: a fresh protected name.
+    fn new_lease(&mut self) -> Vec<RecipeOut> {
         self.uuid_n += 1;
-        let path = format!(
-            "{}/_c_{}-lease-",
-            self.leases,
-            uuid(self.uuid_seed, self.uuid_n)
-        );
+        let id = uuid(self.uuid_seed, self.uuid_n);
+        self.lease_path = format!("{}/_c_{id}-lease-", self.leases);
+        self.new_session = false;
+        self.create()
+    }
+
+    /// `create2` under this attempt's protected name.
+    pub(super) fn create(&mut self) -> Vec<RecipeOut> {
+        let path = self.lease_path.clone();
         self.send(Stage::Create, create_seq(path, &self.data))
     }
 
-    fn list(&mut self) -> Vec<RecipeOut> {
+    pub(super) fn list(&mut self) -> Vec<RecipeOut> {
         let r = Request::GetChildren {
             path: self.leases.clone(),
             watch: true,
@@ -174,7 +234,7 @@ impl Semaphore {
 
     fn wake(&mut self) -> Vec<RecipeOut> {
         match self.stage {
-            Stage::Waiting if !self.sleeping => self.list(),
+            Stage::Waiting if self.after_sleep.is_none() => self.list(),
             _ => Vec::new(),
         }
     }
@@ -189,12 +249,15 @@ impl Semaphore {
                 });
                 self.from_mutex(out)
             }
+            Stage::Waiting if why == Failure::Cancelled => {
+                self.failing = Some(why);
+                self.delete_lease(Stage::GiveUp)
+            }
             Stage::Waiting => {
                 self.failing = Some(why);
-                let path = self.my_node.take().unwrap_or_default();
-                self.send(Stage::GiveUp, Request::Delete { path, version: -1 })
+                self.list()
             }
-            Stage::Create | Stage::Mkdirs(_) | Stage::Leases => {
+            Stage::Create | Stage::Mkdirs(_) | Stage::Find | Stage::Leases => {
                 self.failing = Some(why);
                 Vec::new()
             }
@@ -202,82 +265,18 @@ impl Semaphore {
         }
     }
 
-    fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
-        if let Err(ErrorCode::ConnectionLoss | ErrorCode::SessionExpired) = result {
-            if !matches!(self.stage, Stage::Check(_)) {
-                self.retries += 1;
-                if self.retries <= MAX_RETRIES {
-                    self.sleeping = true;
-                    return vec![RecipeOut::Backoff {
-                        retry: self.retries - 1,
-                    }];
-                }
-            }
-        }
-        match std::mem::replace(&mut self.stage, Stage::Idle) {
-            Stage::Create => match result {
-                Ok(Response::Create { path, .. }) => {
-                    self.my_node = Some(path);
-                    self.list()
-                }
-                Err(ErrorCode::NoNode) => {
-                    let (walk, first) = Mkdirs::start(&self.leases);
-                    self.send(Stage::Mkdirs(walk), first)
-                }
-                _ => self.unlock(),
-            },
-            Stage::Mkdirs(mut walk) => {
-                let found = matches!(
-                    result,
-                    Ok(Response::Exists { stat: Some(_) })
-                        | Ok(Response::Create { .. })
-                        | Err(ErrorCode::NodeExists)
-                );
-                match walk.step(&request, found) {
-                    Walk::Send(r) => self.send(Stage::Mkdirs(walk), r),
-                    Walk::Done => self.create(),
-                }
-            }
-            Stage::Leases => self.listed(result),
-            Stage::GiveUp => self.unlock(),
-            Stage::Check(rest) => self.check(rest),
-            Stage::Return => {
-                self.phase = Phase::Idle;
-                self.my_node = None;
-                vec![RecipeOut::Released]
-            }
-            other => {
-                self.stage = other;
-                Vec::new()
-            }
-        }
-    }
-
-    fn listed(&mut self, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
-        let Ok(Response::GetChildren { children, .. }) = result else {
-            return self.unlock();
-        };
-        self.watchers.commit(&self.leases.clone());
-        if let Some(why) = self.failing.clone() {
-            self.failing = Some(why);
-            let path = self.my_node.take().unwrap_or_default();
-            return self.send(Stage::GiveUp, Request::Delete { path, version: -1 });
-        }
-        if children.len() <= self.max_leases as usize {
-            return self.unlock();
-        }
-        self.stage = Stage::Waiting;
-        self.phase = Phase::Watching(self.leases.clone());
-        Vec::new()
+    pub(super) fn delete_lease(&mut self, stage: Stage) -> Vec<RecipeOut> {
+        let path = self.my_node.take().unwrap_or_default();
+        self.send(stage, Request::Delete { path, version: -1 })
     }
 
     /// Whether it got a lease or not: remove the watchers, then release the internal mutex.
-    fn unlock(&mut self) -> Vec<RecipeOut> {
+    pub(super) fn unlock(&mut self) -> Vec<RecipeOut> {
         let checks = self.watchers.remove_all();
         self.check(checks)
     }
 
-    fn check(&mut self, mut rest: Vec<Request>) -> Vec<RecipeOut> {
+    pub(super) fn check(&mut self, mut rest: Vec<Request>) -> Vec<RecipeOut> {
         if rest.is_empty() {
             self.stage = Stage::Unlock;
             let out = self.mutex.handle(RecipeIn::Release);
@@ -287,9 +286,20 @@ impl Semaphore {
         self.send(Stage::Check(rest), r)
     }
 
-    /// The internal mutex is released: the acquire ends, with a lease or without.
+    /// The internal mutex is released: the acquire ends, with a lease or without, or (the
+    /// lease vanished) tries again after a back-off.
     fn finished(&mut self) -> Vec<RecipeOut> {
         self.stage = Stage::Idle;
+        if std::mem::take(&mut self.missing) && self.failing.is_none() {
+            self.attempts += 1;
+            if self.attempts <= MAX_RETRIES {
+                self.phase = Phase::Creating;
+                self.after_sleep = Some(Redo::Attempt);
+                return vec![RecipeOut::Backoff {
+                    retry: self.attempts - 1,
+                }];
+            }
+        }
         match (self.my_node.as_deref(), self.failing.take()) {
             (Some(node), None) => {
                 self.phase = Phase::Holding;

@@ -26,7 +26,9 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  *   lease_acquire LABEL | lease_return LABEL                                           (semaphore)
  *   close LABEL
  *   quit
- * Recipe and path come from the command line: mutex|rwlock|semaphore|semaphore_mutex PATH [MAX_LEASES].
+ * Recipe and path come from the command line: mutex|rwlock|semaphore|semaphore_mutex PATH [MAX_LEASES
+ * [ENSEMBLE_TRACKER]] (ENSEMBLE_TRACKER: true for Curator's default ensembleTracker(true); false if
+ * absent, so the /zookeeper/config reads are not in the trace).
  * Every client runs its commands on its own single thread (Curator's lock ownership is per thread),
  * so a command queued behind a blocking acquire runs when that acquire returns.
  * Prints "EV LABEL what ..." lines on stdout.
@@ -37,6 +39,7 @@ public class CuratorDriver {
 
     static String recipe, path;
     static int maxLeases = 1;
+    static boolean ensembleTracker = false;
 
     static class Client {
         final String label;
@@ -62,6 +65,7 @@ public class CuratorDriver {
         recipe = args[0];
         path = args[1];
         if (args.length > 2) maxLeases = Integer.parseInt(args[2]);
+        if (args.length > 3) ensembleTracker = Boolean.parseBoolean(args[3]);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         String line;
         while ((line = in.readLine()) != null) {
@@ -72,8 +76,10 @@ public class CuratorDriver {
             Client c = clients.computeIfAbsent(label, Client::new);
             c.thread.submit(() -> run(c, cmd, w));
         }
-        for (Client c : clients.values()) c.thread.shutdownNow();
-        System.exit(0);
+        // Exit without interrupting the clients' threads: an acquire still blocked at the end
+        // (a deadlock being recorded) must not send what an interrupted acquire sends.
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
     }
 
     static void run(Client c, String cmd, String[] w) {
@@ -85,7 +91,7 @@ public class CuratorDriver {
                         .sessionTimeoutMs(SESSION_TIMEOUT_MS)
                         .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
                         .retryPolicy(new ExponentialBackoffRetry(1000, 3))
-                        .ensembleTracker(false)
+                        .ensembleTracker(ensembleTracker)
                         .build();
                     c.cf.getConnectionStateListenable().addListener((cl, st) -> ev(c.label, "state " + st));
                     c.cf.start();

@@ -2,12 +2,13 @@
 """Drives kazoo 2.11.0 Lock for the recorder, one command per stdin line (same protocol as
 CuratorDriver.java):
   start LABEL PORT      KazooClient(hosts=127.0.0.1:PORT, timeout=6.0).start(); Lock(PATH, LABEL)
+                        (Lock(PATH) without an identifier with --no-identifier)
   acquire LABEL [SECS]  lock.acquire() (timeout if SECS given), on the client's own thread
   release LABEL         on the client's own thread
   cancel LABEL          lock.cancel(), called at once from the command thread (not the client's)
   close LABEL           client.stop(); client.close()
   quit
-Usage: kazoo_driver.py PATH. Prints "EV LABEL what ..." lines on stdout.
+Usage: kazoo_driver.py PATH [--no-identifier]. Prints "EV LABEL what ..." lines on stdout.
 """
 import queue
 import sys
@@ -17,6 +18,7 @@ from kazoo.client import KazooClient
 
 SESSION_TIMEOUT_S = 6.0
 PATH = sys.argv[1]
+IDENTIFIER = "--no-identifier" not in sys.argv[2:]
 OUT = threading.Lock()
 
 
@@ -46,7 +48,7 @@ class Client:
             self.zk = KazooClient(hosts=f"127.0.0.1:{w[2]}", timeout=SESSION_TIMEOUT_S)
             self.zk.add_listener(lambda st: ev(self.label, f"state {st}"))
             self.zk.start(timeout=20)
-            self.lock = self.zk.Lock(PATH, self.label)
+            self.lock = self.zk.Lock(PATH, self.label) if IDENTIFIER else self.zk.Lock(PATH)
             ev(self.label, "started")
         elif cmd == "acquire":
             timeout = float(w[2]) if len(w) > 2 else None

@@ -42,15 +42,23 @@ UUID36 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 UUID32 = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")
 IPV4 = re.compile(r"^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$")
 
-CURATOR_COMMON = ("CuratorFrameworkFactory.builder().connectString(127.0.0.1:<proxy port>)"
-                  f".sessionTimeoutMs({SESSION_TIMEOUT_MS}).connectionTimeoutMs(15000)"
-                  ".retryPolicy(new ExponentialBackoffRetry(1000, 3)).ensembleTracker(false): the ensemble "
-                  "tracker is off, so the /zookeeper/config getData(watch) calls at connect (and their "
-                  "checkWatches at close) are not in this trace. Each client is its own CuratorFramework "
-                  "on its own proxy port and runs its recipe calls on its own Java thread. ")
-KAZOO_COMMON = (f"KazooClient(hosts=127.0.0.1:<proxy port>, timeout={SESSION_TIMEOUT_MS / 1000}) per client; "
-                "Lock(path, identifier=label) made once per client right after start; each client runs "
-                "acquire/release on its own Python thread. ")
+def curator_common(tracker):
+    return ("CuratorFrameworkFactory.builder().connectString(127.0.0.1:<proxy port>)"
+            f".sessionTimeoutMs({SESSION_TIMEOUT_MS}).connectionTimeoutMs(15000)"
+            ".retryPolicy(new ExponentialBackoffRetry(1000, 3))"
+            + (".ensembleTracker(true) (Curator's default): the ensemble tracker's /zookeeper/config "
+               "reads are in this trace. " if tracker else
+               ".ensembleTracker(false): the ensemble tracker is off, so the /zookeeper/config getData(watch) "
+               "calls at connect (and their checkWatches at close) are not in this trace. ")
+            + "Each client is its own CuratorFramework on its own proxy port and runs its recipe calls on "
+            "its own Java thread. ")
+
+
+def kazoo_common(identifier):
+    return (f"KazooClient(hosts=127.0.0.1:<proxy port>, timeout={SESSION_TIMEOUT_MS / 1000}) per client; "
+            + ("Lock(path, identifier=label)" if identifier else "Lock(path) (no identifier)")
+            + " made once per client right after start; each client runs acquire/release on its own "
+            "Python thread. ")
 
 
 def S(label):
@@ -64,6 +72,22 @@ def A(cmd, *expect):
 
 def W(*expect):
     return ("wait", list(expect))
+
+
+def FREEZE_ON(label, op, path_part):
+    """Arms the proxy: freeze LABEL as its next request `op` with `path_part` in the path arrives
+    (that request is held)."""
+    return ("freeze_on", label, op, path_part)
+
+
+def FROZEN(label):
+    """Waits until the armed freeze has happened."""
+    return ("wait_frozen", label)
+
+
+def CLIENT_CLOSED(label):
+    """Waits until the client has closed its frozen connection (e.g. on its read timeout)."""
+    return ("wait_client_closed", label)
 
 
 def OP(label, op, settle=True, **fields):
@@ -201,6 +225,70 @@ SITUATIONS = {
                A("release C1", "C1 released", "C3 acquired"),
                A("release C3", "C3 released"),
                A("close C1", "C1 closed"), A("close C2", "C2 closed"), A("close C3", "C3 closed")]),
+    "kazoo_cancel_cleanup_lost": dict(
+        lib="kazoo", recipe="lock", path="/locks/m",
+        observed="Observed: cancel() wakes C2's acquire, which sends delete of its own node (held by the proxy). kazoo's read timeout drops the connection about 3.6 s later; the delete fails with ConnectionLoss, _best_effort_cleanup swallows it, and acquire raises CancelledError at once (SUSPENDED and the error in the same millisecond). kazoo reconnects into the same session (connect resume ok) and never sends the delete again (nor setWatches: kazoo 2.11 drops its watches on a connection loss). C2's node 0000000001 stays for the 5.7 s C2's session lives on; C3, which watches it, hears nothing until C2 closes its client: that closeSession (zxid 9) deletes the node, C3 is notified, lists and watches C1's node, and gets the lock after C1's release.",
+        notes=("kazoo Lock('/locks/m', identifier). C2's lock.cancel() is called while C2 waits; the proxy "
+               "freezes C2 as its delete of its own node arrives (the delete is held, then dropped with the "
+               "connection kazoo closes on its read timeout). C2 is unfrozen as soon as kazoo has closed that "
+               "connection, so it reconnects within its session. 4 s later C2 closes its client; then C1 releases. (C1 "
+               "releases only after C2's close because kazoo drops its watches when a connection is lost and "
+               "does not set them again on reconnect, which the simulated client does not model.)"),
+        steps=[S("C1"), S("C2"), S("C3"),
+               A("acquire C1", "C1 acquired"), A("acquire C2"), A("acquire C3"),
+               FREEZE_ON("C2", "delete", "/locks/m/"),
+               A("cancel C2", "C2 cancel-called"), CLIENT_CLOSED("C2"), ("unfreeze", "C2"),
+               W("C2 error acquire CancelledError"), ("sleep", 4.0),
+               A("close C2", "C2 closed"),
+               A("release C1", "C1 released", "C3 acquired"),
+               A("release C3", "C3 released"),
+               A("close C1", "C1 closed"), A("close C3", "C3 closed")]),
+    "kazoo_no_identifier": dict(
+        lib="kazoo", recipe="lock", path="/locks/m", identifier=False,
+        observed="Observed: as kazoo_lock_three, except that every lock node is created with empty data (\"\"): Lock(path) without an identifier writes str(identifier or \"\"), and getData of a predecessor returns \"\".",
+        notes="kazoo Lock('/locks/m') with no identifier (kazoo's default); /locks does not exist at the start.",
+        steps=[S("C1"), S("C2"),
+               A("acquire C1", "C1 acquired"), A("acquire C2"),
+               A("release C1", "C1 released", "C2 acquired"),
+               A("release C2", "C2 released"),
+               A("close C1", "C1 closed"), A("close C2", "C2 closed")]),
+    "curator_semaphore_parent_missing": dict(
+        lib="curator", recipe="semaphore", path="/locks/s", max_leases=1,
+        observed="Observed: a create2 that fails with NoNode is sent again, after the parents are made (exists from the top, createContainer for each missing one), under the SAME protected name: the internal mutex's create2 under <uuid1> both times, the lease's under <uuid2> both times (ZKPaths.mkdirs and the second create run inside the same CreateBuilder call, whose protected id is drawn once). Each new acquire draws new UUIDs (C2: <uuid3> for its internal-mutex node, <uuid4> for its lease). Otherwise as curator_semaphore_mutex.",
+        notes=("InterProcessSemaphoreV2('/locks/s', maxLeases=1); /locks does not exist at the start, so "
+               "both the internal mutex's first create2 and the first lease create2 fail with NoNode. "
+               "UUIDs are numbered (<uuidN>: the same N is the same UUID), to show which create reuses "
+               "which protected name."),
+        steps=[S("C1"), S("C2"),
+               A("lease_acquire C1", "C1 acquired lease"), A("lease_acquire C2"),
+               A("lease_return C1", "C1 returned lease", "C2 acquired lease"),
+               A("lease_return C2", "C2 returned lease"),
+               A("close C1", "C1 closed"), A("close C2", "C2 closed")]),
+    "curator_ensemble_tracker": dict(
+        lib="curator", recipe="mutex", path="/locks/m", ensemble_tracker=True,
+        observed="Observed: with the ensemble tracker on, each client sends getData(/zookeeper/config, watch=true) twice right after its session is established (EnsembleTracker.start() and its CONNECTED listener each call reset(); this standalone server answers ok with empty data) and checkWatches(/zookeeper/config, any) just before its closeSession (close() -> removeWatchers(); the watch never fired). Nothing else differs from an ensembleTracker(false) run: the lock's requests, their order and the zxids are the same (reads and checkWatches take no zxid).",
+        notes="InterProcessMutex('/locks/m') with Curator's default ensembleTracker(true); /locks does not exist at the start.",
+        steps=[S("C1"), S("C2"),
+               A("acquire C1", "C1 acquired"), A("acquire C2"),
+               A("release C1", "C1 released", "C2 acquired"),
+               A("release C2", "C2 released"),
+               A("close C1", "C1 closed"), A("close C2", "C2 closed")]),
+    "curator_semaphore_mutex_lost_internal_mutex": dict(
+        lib="curator", recipe="semaphore_mutex", path="/locks/sm",
+        observed="Observed: C2's held lease create2 is dropped with its connection (the server closed it at the hijack). C2 resumes, is told SessionExpired, Curator reports SUSPENDED, LOST, RECONNECTED and opens session 2, and C2's acquire goes on where it was, without taking the internal mutex again: getChildren(/locks/sm/leases) (opcode getChildren, no watch: the protected-mode lookup of a retried create; nothing found), create2 of a lease (0000000002) under a protected name not seen before in this log, getChildren2(watch) showing 3 leases -> waits. Meanwhile the expiry deleted C2's internal-mutex node, so C1 took the internal mutex (NodeDeleted, getChildren2), created its lease (0000000001) and waits with 2 leases. When C3 returns its lease both are notified, both list 2 leases for 1 allowed, and both wait for ever: neither acquire returns (no driver event for C1 or C2), though nobody holds a lease. C3's leftover watch on the leases fired when C1 created its lease.",
+        notes=("InterProcessSemaphoreMutex('/locks/sm'). C3 holds the lease. C2 takes the internal mutex "
+               "(/locks/sm/locks) and the proxy freezes C2 as its lease create2 arrives (that request is "
+               "held, then dropped with its connection). C1's acquire waits behind C2's internal-mutex "
+               "node. C2's session is expired by hijack; then C2 is unfrozen. C3 returns its lease. The "
+               "driver quits without closing C1 and C2 (their acquires never return)."),
+        steps=[S("C1"), S("C2"), S("C3"),
+               A("acquire C3", "C3 acquired"),
+               FREEZE_ON("C2", "create2", "/leases/"), A("acquire C2"), FROZEN("C2"),
+               A("acquire C1"),
+               ("hijack", "C2"), ("sleep", 1.0), ("unfreeze", "C2"), OP("C2", "getChildren2", watch=True),
+               A("release C3", "C3 released"),
+               ("sleep", 3.0),
+               A("close C3", "C3 closed")]),
 }
 
 
@@ -242,9 +330,12 @@ class Driver:
         if sit["lib"] == "curator":
             cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                    "-Dorg.slf4j.simpleLogger.showDateTime=true", "-cp", CLASSPATH, "CuratorDriver",
-                   sit["recipe"], sit["path"], str(sit.get("max_leases", 1))]
+                   sit["recipe"], sit["path"], str(sit.get("max_leases", 1)),
+                   str(sit.get("ensemble_tracker", False)).lower()]
         else:
             cmd = [sys.executable, str(HERE / "kazoo_driver.py"), sit["path"]]
+            if not sit.get("identifier", True):
+                cmd.append("--no-identifier")
         self.err = open(stderr_path, "w")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
                                      text=True, bufsize=1)
@@ -344,6 +435,10 @@ class Normaliser:
     def __init__(self):
         self.raw_ips = set()
         self.uuid_kinds = set()
+        self.uuids = {}       # raw UUID -> its number, in order of first appearance
+
+    def _number(self, m):
+        return f"<uuid{self.uuids.setdefault(m.group(0), len(self.uuids) + 1)}>"
 
     def s(self, v, is_data=False):
         if not isinstance(v, str):
@@ -353,10 +448,10 @@ class Normaliser:
             return "<ip>"
         if UUID36.search(v):
             self.uuid_kinds.add("36-char dashed (Curator)")
-        v = UUID36.sub("<uuid>", v)
+        v = UUID36.sub(self._number, v)
         if UUID32.search(v):
             self.uuid_kinds.add("32-hex (kazoo)")
-        return UUID32.sub("<uuid>", v)
+        return UUID32.sub(self._number, v)
 
     def value(self, key, v):
         if isinstance(v, list):
@@ -430,6 +525,14 @@ def run_situation(name):
                 start_at = step_log_start
                 missing = [] if wait_for_op(proxy, start_at, label, opname, fields, EVENT_WAIT_S) \
                     else [f"{label} {opname} {fields}"]
+            elif kind == "freeze_on":
+                proxy.freeze_on(step[1], step[2], step[3])
+                actions.append(f"freeze {step[1]} on its next {step[2]} of *{step[3]}*")
+                missing = []
+            elif kind == "wait_client_closed":
+                missing = [] if proxy.wait_client_closed(step[1], EVENT_WAIT_S) else [f"{step[1]} closed"]
+            elif kind == "wait_frozen":
+                missing = [] if proxy.triggered.wait(EVENT_WAIT_S) else [f"{step[1]} frozen"]
             elif kind == "hijack":
                 sid = hijack(proxy, step[1])
                 actions.append(f"X hijack {step[1]}'s session and closeSession it")
@@ -451,7 +554,8 @@ def run_situation(name):
             if missing:
                 auto_notes.append(f"after action {len(actions)} ({actions[-1]}): expected driver event(s) "
                                   f"{missing} did not arrive within {EVENT_WAIT_S} s")
-            if kind not in ("freeze", "sleep") and not (kind == "wait_op" and not step[4]):
+            if kind not in ("freeze", "sleep", "freeze_on", "wait_frozen", "wait_client_closed") and \
+                    not (kind == "wait_op" and not step[4]):
                 if not proxy.wait_quiet(QUIET_S, timeout=60, since=t_step):
                     auto_notes.append(f"after action {len(actions)}: traffic did not settle within 60 s")
         time.sleep(0.5)
@@ -466,7 +570,8 @@ def run_situation(name):
     log = render_log(proxy, norm)
     negotiated = sorted({e["timeout_ms"] for e in log if e["op"] == "connect" and e.get("result") == "ok"})
     leftover = [u for u in driver.unclaimed if not u.split(" ", 1)[1].startswith("state ")]
-    notes = [("" if sit["lib"] != "curator" else CURATOR_COMMON) + (KAZOO_COMMON if sit["lib"] == "kazoo" else ""),
+    notes = [curator_common(sit.get("ensemble_tracker", False)) if sit["lib"] == "curator"
+             else kazoo_common(sit.get("identifier", True)),
              sit["notes"], sit.get("observed", "")]
     notes += auto_notes
     if leftover:
@@ -475,7 +580,8 @@ def run_situation(name):
         notes.append(f"node data '<ip>' stands for the client's IP address as Curator writes it "
                      f"(ASCII dotted quad, raw value(s) here: {sorted(norm.raw_ips)}).")
     if norm.uuid_kinds:
-        notes.append(f"'<uuid>' replaces {', '.join(sorted(norm.uuid_kinds))} UUIDs in paths and data.")
+        notes.append(f"'<uuidN>' replaces {', '.join(sorted(norm.uuid_kinds))} UUIDs in paths and data, "
+                     "numbered in order of first appearance in the log (the same N is the same UUID).")
     notes.append("children lists are sorted by the recorder by their 10-digit sequence suffix (the server returns them in hash order); "
                  "Stats are not kept; 'data_returned' is getData's reply data; pings are omitted; 'zxid' "
                  "is the reply header's zxid (for a notification, the zxid the server put in its header).")
@@ -486,7 +592,8 @@ def run_situation(name):
         "session_timeout_ms": negotiated[0] if len(negotiated) == 1 else negotiated,
         "requested_session_timeout_ms": SESSION_TIMEOUT_MS,
         "retry_policy": CURATOR_RETRY if sit["lib"] == "curator" else KAZOO_RETRY,
-        "ensemble_tracker": False if sit["lib"] == "curator" else None,
+        "ensemble_tracker": sit.get("ensemble_tracker", False) if sit["lib"] == "curator" else None,
+        "uuids_numbered": True,
         "notes": " ".join(n.strip() for n in notes if n.strip()),
         "actions": actions,
         "driver_events": [f"{t:7.3f} {e}" for t, e in driver.events],

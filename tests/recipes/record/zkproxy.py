@@ -12,7 +12,9 @@ forwarded the frame (requests: to the server; notifications: to the client). Rep
 into their request's dict. `freeze(label)` stops forwarding both ways for that label (frames are
 read and held; new connections on its port are refused, i.e. accepted and closed at once);
 `unfreeze(label)` forwards what was held, or, for a connection that one side closed meanwhile,
-drops the held frames and closes the other side too.
+drops the held frames and closes the other side too. `freeze_on(label, op, path_part)` freezes the
+label as a request of that op whose path contains `path_part` arrives from it (that request is
+the first frame held); `triggered` is set then.
 """
 import socket
 import struct
@@ -247,6 +249,7 @@ class Conn:
         self.seen_connect_resp = False
         self.eof = {"client": False, "server": False}
         self.held = {"client": [], "server": []}  # frames read from that side while frozen
+        self.client_frames = 0       # frames read from the client (the first is the ConnectRequest)
         self.closed = False
 
 
@@ -267,6 +270,8 @@ class Proxy:
         self.stopping = False
         self.listeners = []
         self.t0 = time.time()
+        self.trigger = None                 # (label, op name, path part) for freeze_on
+        self.triggered = threading.Event()
 
     # ---- public control ---------------------------------------------------------------------
     def start(self):
@@ -291,6 +296,33 @@ class Proxy:
         with self.lock:
             self.frozen.add(label)
             self.debug.append(f"{self._t()} freeze {label}")
+
+    def freeze_on(self, label, op, path_part):
+        with self.lock:
+            self.trigger = (label, op, path_part)
+            self.triggered.clear()
+
+    def _trips(self, conn, frame):
+        """Whether this client frame is the request `freeze_on` waits for (lock held)."""
+        if self.trigger is None or conn.label != self.trigger[0] or conn.client_frames == 1:
+            return False
+        try:
+            r = Reader(frame[4:])
+            r.int()
+            op = OPCODES.get(r.int())
+            return op == self.trigger[1] and self.trigger[2] in r.string()
+        except Exception:
+            return False
+
+    def wait_client_closed(self, label, timeout):
+        """Waits until a frozen connection of `label` has been closed by its client."""
+        end = time.time() + timeout
+        while time.time() < end:
+            with self.lock:
+                if any(c.label == label and c.eof["client"] for c in self.conns):
+                    return True
+            time.sleep(0.01)
+        return False
 
     def unfreeze(self, label):
         with self.lock:
@@ -384,8 +416,18 @@ class Proxy:
                             n, = struct.unpack_from(">i", buf, 0)
                             if len(buf) < 4 + n:
                                 break
-                            conn.held[side].append(buf[:4 + n])
-                            buf = buf[4 + n:]
+                            frame, buf = buf[:4 + n], buf[4 + n:]
+                            if side == "client":
+                                conn.client_frames += 1
+                                if self._trips(conn, frame):
+                                    if conn.label not in self.frozen:
+                                        self._flush(conn)
+                                    self.frozen.add(conn.label)
+                                    self.debug.append(f"{self._t()} freeze {conn.label} on its "
+                                                      f"{self.trigger[1]} of *{self.trigger[2]}*")
+                                    self.trigger = None
+                                    self.triggered.set()
+                            conn.held[side].append(frame)
                     if conn.label not in self.frozen:
                         self._flush(conn)
             if return_now:
