@@ -5,6 +5,7 @@
 
 mod detail;
 mod names;
+mod servers;
 mod services;
 mod templates;
 
@@ -114,6 +115,20 @@ pub enum Key {
     CmdCancel,
     TimerSessionLost,
     TimerBackoff,
+    /// A server applies part of the replication stream.
+    PeerApplied,
+    /// A server sends part of its replication stream.
+    PeerSent,
+    /// A server refuses part of the stream that came after a gap.
+    PeerGap,
+    /// A promoted replica drops its old primary's stream.
+    PeerDropped,
+    ServerCrash,
+    ServerRestart,
+    ServerRestartDisk,
+    /// A partition splits any set of nodes from the rest.
+    CmdSplit,
+    CmdHealSplit,
 }
 
 /// A narration: key, the client it is about, a subject (`a`), a result (`b`, already in the
@@ -240,7 +255,16 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 56] = [
+pub const ALL_KEYS: [Key; 65] = [
+    Key::PeerSent,
+    Key::ServerRestartDisk,
+    Key::PeerDropped,
+    Key::PeerApplied,
+    Key::PeerGap,
+    Key::ServerCrash,
+    Key::ServerRestart,
+    Key::CmdSplit,
+    Key::CmdHealSplit,
     Key::CmdCancel,
     Key::TimerSessionLost,
     Key::TimerBackoff,

@@ -10,10 +10,10 @@ pub use super::vocab::*;
 
 /// The usual narration of a request/answer service: the request and its answer, or "it has to
 /// wait" when no answer for the sender came back at once.
-pub fn answered<D>(
+pub fn answered<D, P>(
     conn: ConnId,
     request: String,
-    out: &Outbox<D>,
+    out: &Outbox<D, P>,
     render: fn(&D) -> String,
 ) -> Narration {
     match out.msgs.iter().find(|(k, _)| *k == conn) {
@@ -61,6 +61,8 @@ pub trait LockService {
     type Down;
     /// One row of the service's state, in its own words.
     type Entry;
+    /// What its servers send one another ([`NoPeer`] when it runs on one server).
+    type Peer;
 
     /// A message from connection `conn` arrives.
     fn receive(
@@ -68,22 +70,27 @@ pub trait LockService {
         now: Tick,
         conn: ConnId,
         msg: Self::Up,
-        out: &mut Outbox<Self::Down>,
+        out: &mut Outbox<Self::Down, Self::Peer>,
     ) -> Narration;
     /// The connection closed under the server (its client's process is gone).
-    fn hangup(&mut self, now: Tick, conn: ConnId, out: &mut Outbox<Self::Down>) -> Narration;
+    fn hangup(
+        &mut self,
+        now: Tick,
+        conn: ConnId,
+        out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Narration;
     /// When the service will act on its own next (expiry, replication).
     fn next_deadline(&self) -> Option<Tick>;
     /// The service's own clock.
-    fn tick(&mut self, now: Tick, out: &mut Outbox<Self::Down>) -> Narration;
+    fn tick(&mut self, now: Tick, out: &mut Outbox<Self::Down, Self::Peer>) -> Narration;
     /// An operator ends the client's session or lease now; `None` if the service has none.
     fn expire(
         &mut self,
         now: Tick,
         claim: &Claim<'_>,
-        out: &mut Outbox<Self::Down>,
+        out: &mut Outbox<Self::Down, Self::Peer>,
     ) -> Option<Narration>;
-    fn failover(&mut self, now: Tick, out: &mut Outbox<Self::Down>) -> Failover;
+    fn failover(&mut self, now: Tick, out: &mut Outbox<Self::Down, Self::Peer>) -> Failover;
     /// Whether the service itself says this claim holds the lock right now.
     fn holds(&self, now: Tick, claim: &Claim<'_>) -> bool;
     /// Ticks until the service ends this client's hold on its own (session, lease, TTL).
@@ -118,6 +125,60 @@ pub trait LockService {
             (x.conn, x.path, x.child, x.on_missing).hash(&mut h);
         }
         leases
+    }
+
+    /// Its servers, in id order, with their roles now.
+    fn servers(&self) -> Vec<ServerInfo> {
+        vec![ServerInfo::single()]
+    }
+    /// The server connection `conn` talks to now (its library's server: the Redis primary).
+    fn serving(&self, _conn: ConnId) -> ServerId {
+        0
+    }
+    /// A message from server `from` arrives at server `to`.
+    fn peer(
+        &mut self,
+        _now: Tick,
+        _from: ServerId,
+        _to: ServerId,
+        _msg: Self::Peer,
+        _out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Narration {
+        Narration::new(Key::ServiceTick, None)
+    }
+    /// The network lost a message between two servers (a partition, a crashed end).
+    fn peer_lost(&mut self, _now: Tick, _from: ServerId, _to: ServerId, _msg: &Self::Peer) {}
+    /// A fixed one-way delay on the link between two servers (`None`: the world's latency).
+    fn peer_delay(&self, _from: ServerId, _to: ServerId) -> Option<Tick> {
+        None
+    }
+    /// Server `s` crashes: its process and memory are gone, and the network loses what is in
+    /// flight to and from it. `None`: the service does not model it.
+    fn crash_server(
+        &mut self,
+        _now: Tick,
+        _s: ServerId,
+        _out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Option<Narration> {
+        None
+    }
+    /// Server `s` starts again, from its disk or empty.
+    fn restart_server(
+        &mut self,
+        _now: Tick,
+        _s: ServerId,
+        _keep_disk: bool,
+        _out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Option<Narration> {
+        None
+    }
+    /// A short label for a message between servers.
+    fn peer_label(_: &Self::Peer) -> String {
+        String::new()
+    }
+    /// A message between servers in full.
+    fn peer_wire(m: &Self::Peer) -> Wire {
+        Wire::default().with("op", Self::peer_label(m))
     }
 
     /// A short label for message arrows ("create2 /locks/lock-").

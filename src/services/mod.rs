@@ -7,7 +7,10 @@
 pub mod api;
 pub mod look;
 #[macro_use]
+mod peers;
+#[macro_use]
 mod registry;
+mod servers;
 mod vocab;
 pub mod zookeeper;
 
@@ -23,8 +26,9 @@ pub mod sql;
 use serde::{Deserialize, Serialize};
 
 pub use api::{
-    Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, Owner, ReplicaState, ServiceConfig,
-    SessionEvent, Tick, Watch, Wire,
+    on_server, server_of_id, Claim, ConnId, ConnState, LibCtx, LibTimer, Lifetime, NoPeer, Owner,
+    ReplicaState, Role, ServerId, ServerInfo, ServiceConfig, SessionEvent, Tick, Watch, Wire,
+    MAX_SERVERS,
 };
 
 /// Every lock service Lockstep knows, whether or not this build carries its model (the lean
@@ -75,7 +79,15 @@ impl ServiceKind {
     }
 }
 
-registry! {
-    #[cfg(all())] { ZooKeeper => zookeeper }
-    #[cfg(feature = "services")] { Redis => redis, Etcd => etcd, Sql => sql }
+/// Invokes `$mac!` with every lock service this build can carry, each with its `cfg`.
+macro_rules! with_services {
+    ($mac:ident) => {
+        $mac! {
+            #[cfg(all())] { ZooKeeper => zookeeper }
+            #[cfg(feature = "services")] { Redis => redis, Etcd => etcd, Sql => sql }
+        }
+    };
 }
+
+with_services!(registry);
+with_services!(peers);

@@ -40,7 +40,7 @@ macro_rules! registry {
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum Entry { $( $( #[$attr] $v($m::Entry), )* )* }
 
-        pub type Out = Outbox<Down>;
+        pub type Out = Outbox<Down, Peer>;
 
         impl Service {
             /// The service of this kind, prepared as an operator would (`None`: not in this build).
@@ -68,7 +68,7 @@ macro_rules! registry {
                     $( $( #[$attr] (Service::$v(s), Up::$v(m)) => {
                         let mut o = Outbox::default();
                         let n = LockService::receive(s, now, conn, m, &mut o);
-                        o.drain_into(out, Down::$v);
+                        o.drain_into(out, Down::$v, Peer::$v);
                         n
                     } )* )*
                     _ => Narration::new(Key::ServiceTick, None),
@@ -79,7 +79,7 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();
                     let n = LockService::hangup(s, now, conn, &mut o);
-                    o.drain_into(out, Down::$v);
+                    o.drain_into(out, Down::$v, Peer::$v);
                     n
                 } )* )* }
             }
@@ -92,7 +92,7 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();
                     let n = LockService::tick(s, now, &mut o);
-                    o.drain_into(out, Down::$v);
+                    o.drain_into(out, Down::$v, Peer::$v);
                     n
                 } )* )* }
             }
@@ -101,7 +101,7 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();
                     let n = LockService::expire(s, now, claim, &mut o);
-                    o.drain_into(out, Down::$v);
+                    o.drain_into(out, Down::$v, Peer::$v);
                     n
                 } )* )* }
             }
@@ -110,7 +110,7 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();
                     let f = LockService::failover(s, now, &mut o);
-                    o.drain_into(out, Down::$v);
+                    o.drain_into(out, Down::$v, Peer::$v);
                     f
                 } )* )* }
             }

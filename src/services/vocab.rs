@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::narrate::Key;
 
+pub use super::servers::{
+    on_server, server_of_id, NoPeer, PeerSend, Role, ServerId, ServerInfo, MAX_SERVERS,
+};
+
 /// A message in full, as named fields in the service's own words (`op`, `path`, `mode`,
 /// `data`, `watch`, `version`, `result`, …), in order; serialised as a JSON object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -77,9 +81,11 @@ pub enum SessionEvent {
 
 /// Everything a service sent or did while handling one input, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outbox<D> {
+pub struct Outbox<D, P = super::servers::NoPeer> {
     /// Answers and pushed events, each to one connection, in send order.
     pub msgs: Vec<(ConnId, D)>,
+    /// Messages to other servers of the service (the Redis replication stream), in send order.
+    pub peers: Vec<super::servers::PeerSend<P>>,
     /// Entries (znodes, keys, rows) this input created and deleted, by id, for the step
     /// record (the stage gives a new entry its place and leaves a ghost where one was).
     pub created: Vec<String>,
@@ -88,10 +94,11 @@ pub struct Outbox<D> {
     pub fired: Vec<(ConnId, String, String)>,
 }
 
-impl<D> Default for Outbox<D> {
+impl<D, P> Default for Outbox<D, P> {
     fn default() -> Self {
         Outbox {
             msgs: Vec::new(),
+            peers: Vec::new(),
             created: Vec::new(),
             deleted: Vec::new(),
             fired: Vec::new(),
@@ -99,15 +106,26 @@ impl<D> Default for Outbox<D> {
     }
 }
 
-impl<D> Outbox<D> {
+impl<D, P> Outbox<D, P> {
     pub fn send(&mut self, conn: ConnId, d: D) {
         self.msgs.push((conn, d));
     }
 
+    /// A message from server `from` to server `to`.
+    pub fn peer(&mut self, from: super::servers::ServerId, to: super::servers::ServerId, msg: P) {
+        self.peers.push(super::servers::PeerSend { from, to, msg });
+    }
+
     /// Moves everything into `into`, wrapping each message.
-    pub fn drain_into<E>(self, into: &mut Outbox<E>, wrap: fn(D) -> E) {
+    pub fn drain_into<E, Q>(self, into: &mut Outbox<E, Q>, wrap: fn(D) -> E, peer: fn(P) -> Q) {
         into.msgs
             .extend(self.msgs.into_iter().map(|(c, d)| (c, wrap(d))));
+        into.peers
+            .extend(self.peers.into_iter().map(|p| super::servers::PeerSend {
+                from: p.from,
+                to: p.to,
+                msg: peer(p.msg),
+            }));
         into.created.extend(self.created);
         into.deleted.extend(self.deleted);
         into.fired.extend(self.fired);
@@ -213,6 +231,10 @@ pub trait Row {
     fn stamp(&self) -> Option<(&'static str, i64)>;
     /// Every field, in the service's words, for the inspector.
     fn fields(&self) -> Vec<(&'static str, String)>;
+    /// The server whose copy this row is.
+    fn server(&self) -> ServerId {
+        0
+    }
     /// Another copy of the data (a Redis replica's key).
     fn replica(&self) -> bool {
         false

@@ -70,14 +70,10 @@ impl Finder {
         self.memory.row_holders = holders;
         if let Some(rep) = w.service.replica().filter(|x| x.behind > 0) {
             // An owned key on the primary with no copy on the replica yet.
-            let copied = |id: &str| {
-                entries
-                    .iter()
-                    .any(|e| e.replica() && e.id() == format!("replica:{id}"))
-            };
+            let copied = |name: &str| entries.iter().any(|e| e.replica() && e.name() == name);
             let missing = entries
                 .iter()
-                .find(|e| !e.replica() && e.owner().is_some() && !copied(&e.id()));
+                .find(|e| !e.replica() && e.owner().is_some() && !copied(&e.name()));
             let holder = missing
                 .and_then(|e| e.owner())
                 .and_then(|o| w.clients.iter().find(|c| o.matches(&c.claim())))

@@ -4,12 +4,33 @@
 use super::client::Proc;
 use super::network::Latency;
 use super::scenario::Command;
-use super::types::ClientId;
+use std::collections::BTreeSet;
+
+use super::types::{ClientId, Node, Payload};
 use super::world::World;
 use crate::narrate::{Key, Narration};
 use crate::services::Out;
+use crate::services::ServerId;
 
 impl World {
+    /// Tells the network which servers are down, as the service says; a server going down
+    /// loses what is in flight to and from it.
+    pub(super) fn sync_servers(&mut self) {
+        for s in self.service.servers() {
+            let down = s.role == crate::services::Role::Down;
+            if down != self.net.is_down(s.id) {
+                for e in self.net.set_down(s.id, down) {
+                    self.metrics.lost_messages += 1;
+                    if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) =
+                        (e.from, e.to, &e.payload)
+                    {
+                        self.service.peer_lost(self.now, a, b, p);
+                    }
+                }
+            }
+        }
+    }
+
     /// Applies a command now.
     pub fn command(
         &mut self,
@@ -43,6 +64,15 @@ impl World {
             }
             Command::Expire { .. } => self.expire(ci, fired),
             Command::Failover => self.failover(fired),
+            Command::CrashServer { server } => self.server_event(*server, None, fired),
+            Command::RestartServer { server, keep_disk } => {
+                self.server_event(*server, Some(*keep_disk), fired)
+            }
+            Command::Split { clients, servers } => self.split(clients, servers),
+            Command::HealSplit => {
+                self.net.split = None;
+                Narration::new(Key::CmdHealSplit, None)
+            }
             Command::Partition { .. } => {
                 self.net.partitioned.insert(ci);
                 Narration::new(Key::CmdPartition, c)
@@ -115,10 +145,60 @@ impl World {
         said.unwrap_or_else(|| Narration::new(Key::NotApplicable, Some(ci)).a("expire"))
     }
 
+    /// Server `s` crashes (`restart` None) or starts again, keeping its disk or not.
+    fn server_event(
+        &mut self,
+        s: ServerId,
+        restart: Option<bool>,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
+        let mut out = Out::default();
+        let said = match restart {
+            None => self.service.crash_server(self.now, s, &mut out),
+            Some(keep) => self.service.restart_server(self.now, s, keep, &mut out),
+        };
+        self.sync_servers();
+        self.emit(out, fired);
+        let what = if restart.is_some() {
+            "restart"
+        } else {
+            "crash"
+        };
+        said.unwrap_or_else(|| {
+            Narration::new(Key::NotApplicable, None).a(format!("a server {what}"))
+        })
+    }
+
+    /// A partition: these clients and servers on one side, every other node on the other.
+    fn split(&mut self, clients: &[ClientId], servers: &[ServerId]) -> Narration {
+        let names = self.service.servers();
+        let name = |s: &ServerId| {
+            let found = names.iter().find(|i| i.id == *s).map(|i| i.name.clone());
+            found.unwrap_or_else(|| format!("server {}", s + 1))
+        };
+        let side: BTreeSet<Node> = clients
+            .iter()
+            .filter(|c| **c < self.clients.len())
+            .map(|c| Node::Client(*c))
+            .chain(servers.iter().map(|s| Node::Server(*s)))
+            .collect();
+        let said: Vec<String> = side
+            .iter()
+            .map(|n| match n {
+                Node::Client(c) => format!("C{}", c + 1),
+                Node::Server(s) => name(s),
+                Node::Resource => String::new(),
+            })
+            .collect();
+        self.net.split = Some(side);
+        Narration::new(Key::CmdSplit, None).a(said.join(", "))
+    }
+
     /// The lock service fails over (see [`Command::Failover`]); requests stall meanwhile.
     fn failover(&mut self, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
         let mut out = Out::default();
         let f = self.service.failover(self.now, &mut out);
+        self.sync_servers();
         self.emit(out, fired);
         if f.stall > 0 {
             self.stall_until = self.now + f.stall;

@@ -6,6 +6,7 @@ pub mod app;
 mod captions;
 pub mod client;
 pub mod codec;
+mod command;
 mod detect;
 pub mod explore;
 mod faults;

@@ -2,10 +2,13 @@
 //! flight), FIFO per link, latency drawn from the world's PRNG, and link faults (partition, a
 //! reply lost with its connection). It knows nothing about ZooKeeper.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use super::rng::SimRng;
 use super::types::{ClientId, Node, Payload, Tick};
+use crate::services::{ServerId, MAX_SERVERS};
 
 /// One message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -69,6 +72,10 @@ pub struct Network {
     pub partitioned: ClientSet,
     /// Clients whose next reply from the lock service is lost (with the connection).
     pub drop_next_reply: ClientSet,
+    /// Servers that are down, by id.
+    down: Vec<bool>,
+    /// A partition: the nodes on one side (every other node is on the other).
+    pub split: Option<BTreeSet<Node>>,
 }
 
 /// A set of client ids (dense: a flag per client).
@@ -94,33 +101,94 @@ impl ClientSet {
     }
 }
 
-/// Every link joins a client to the lock service or to the resource, in one direction.
+/// Links between servers come first (`MAX_SERVERS`² of them), then each client's links to
+/// every server and to the resource, in both directions. Clients never talk to each other.
 fn link(from: Node, to: Node) -> usize {
+    const S: usize = MAX_SERVERS;
+    let other = |n: Node| match n {
+        Node::Server(s) => Some(usize::from(s).min(S - 1)),
+        Node::Resource => Some(S),
+        Node::Client(_) => None,
+    };
     match (from, to) {
-        (Node::Client(c), Node::Service) => 4 * c,
-        (Node::Service, Node::Client(c)) => 4 * c + 1,
-        (Node::Client(c), Node::Resource) => 4 * c + 2,
-        (Node::Resource, Node::Client(c)) => 4 * c + 3,
+        (Node::Server(a), Node::Server(b)) => {
+            usize::from(a).min(S - 1) * S + usize::from(b).min(S - 1)
+        }
+        (Node::Client(c), x) => other(x).map_or(usize::MAX, |x| S * S + c * 2 * (S + 1) + 2 * x),
+        (x, Node::Client(c)) => {
+            other(x).map_or(usize::MAX, |x| S * S + c * 2 * (S + 1) + 2 * x + 1)
+        }
         _ => usize::MAX,
     }
 }
 
 fn slot(n: Node) -> usize {
     match n {
-        Node::Service => 0,
-        Node::Resource => 1,
-        Node::Client(c) => c + 2,
+        Node::Server(s) => usize::from(s).min(MAX_SERVERS - 1),
+        Node::Resource => MAX_SERVERS,
+        Node::Client(c) => c + MAX_SERVERS + 1,
     }
 }
 
 impl Network {
+    /// Whether a message from `from` to `to` is lost: it goes to a server that is down, the
+    /// client is cut off from the service, or a split puts the two ends on different sides
+    /// (the resource stays reachable from both).
     fn cut(&self, from: Node, to: Node) -> bool {
-        match (from, to) {
-            (Node::Client(c), Node::Service) | (Node::Service, Node::Client(c)) => {
-                self.partitioned.contains(&c)
-            }
-            _ => false,
+        // What a server sent before it went down is on the wire and still arrives.
+        if matches!(to, Node::Server(s) if self.is_down(s)) {
+            return true;
         }
+        match (from, to) {
+            (Node::Client(c), Node::Server(_)) | (Node::Server(_), Node::Client(c))
+                if self.partitioned.contains(&c) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        self.split.as_ref().is_some_and(|side| {
+            from != Node::Resource
+                && to != Node::Resource
+                && side.contains(&from) != side.contains(&to)
+        })
+    }
+
+    /// Marks server `s` down (or up again). Going down loses every message in flight to it
+    /// (what it sent is on the wire and still arrives); returns them.
+    pub fn set_down(&mut self, s: ServerId, down: bool) -> Vec<Envelope> {
+        let i = usize::from(s);
+        if self.down.len() <= i {
+            self.down.resize(i + 1, false);
+        }
+        self.down[i] = down;
+        if !down {
+            return Vec::new();
+        }
+        let n = Node::Server(s);
+        let (gone, kept): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.in_flight.0)
+            .into_iter()
+            .partition(|e| e.to == n);
+        self.in_flight.0 = kept;
+        for e in &gone {
+            self.count(e, false);
+            self.lost.push(Envelope {
+                lost: true,
+                ..e.clone()
+            });
+        }
+        self.lost.0.sort_unstable_by_key(|e| e.id);
+        gone
+    }
+
+    /// Whether a message from `from` to `to` would be lost now.
+    pub fn cuts(&self, from: Node, to: Node) -> bool {
+        self.cut(from, to)
+    }
+
+    /// Whether server `s` is down.
+    pub fn is_down(&self, s: ServerId) -> bool {
+        self.down.get(usize::from(s)) == Some(&true)
     }
 
     /// Sends a message; returns its id. A message on a cut link is lost at once.
@@ -284,7 +352,7 @@ mod tests {
             let id = n.send(
                 t / 3,
                 Node::Client(0),
-                Node::Service,
+                Node::SERVICE,
                 ping(),
                 L,
                 &mut rng,
@@ -301,7 +369,7 @@ mod tests {
     fn partition_loses_messages_both_ways_but_not_to_the_resource() {
         let (mut n, mut rng) = (Network::default(), SimRng::new(1));
         n.partitioned.insert(0);
-        n.send(0, Node::Client(0), Node::Service, ping(), L, &mut rng, 0);
+        n.send(0, Node::Client(0), Node::SERVICE, ping(), L, &mut rng, 0);
         n.send(
             0,
             Node::Client(0),

@@ -267,7 +267,7 @@ impl PresetName {
 
 /// Presets of the other lock services: the lean bundle knows only their ids and titles, to
 /// list them and to hand a link to one of them over to the full bundle.
-pub const SERVICE_PRESET_NAMES: [PresetName; 10] = [
+pub const SERVICE_PRESET_NAMES: [PresetName; 11] = [
     PresetName {
         id: "sql-crash",
         title: ["SQL lock row: the holder crashes", "SQL 锁行：持锁者崩溃"],
@@ -310,6 +310,13 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 10] = [
     PresetName {
         id: "redis-failover",
         title: ["Redis failover loses the lock", "Redis 故障切换丢失了锁"],
+    },
+    PresetName {
+        id: "redis-split",
+        title: [
+            "Redis: the replica never got the lock",
+            "Redis：副本从未收到这把锁",
+        ],
     },
     PresetName {
         id: "etcd-mutex",

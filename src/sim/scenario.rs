@@ -6,92 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::types::{ClientId, Tick};
 use crate::recipes::RecipeKind;
 
-/// A fault or user command, applicable at any step to any client.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Command {
-    /// The process dies; its session expires after the timeout.
-    Crash {
-        client: ClientId,
-    },
-    /// The process closes its session gracefully and stops.
-    Close {
-        client: ClientId,
-    },
-    /// The server expires the client's session now.
-    Expire {
-        client: ClientId,
-    },
-    /// Cut the link between the client and the lock service.
-    Partition {
-        client: ClientId,
-    },
-    Heal {
-        client: ClientId,
-    },
-    /// A stop-the-world pause (GC, VM migration) of `ticks`.
-    Pause {
-        client: ClientId,
-        ticks: Tick,
-    },
-    /// The next reply from the lock service to this client is lost with its connection.
-    DropReply {
-        client: ClientId,
-    },
-    /// Network latency bounds from now on.
-    Latency {
-        min: Tick,
-        max: Tick,
-    },
-    /// The lock service fails over: Redis promotes its replica (or restarts empty), etcd and
-    /// ZooKeeper elect a new leader, a database switches to its standby.
-    Failover,
-    /// Ask the application to acquire now / release now.
-    Acquire {
-        client: ClientId,
-    },
-    Release {
-        client: ClientId,
-    },
-    /// Ask a waiting application to stop waiting (kazoo's `cancel()`).
-    Cancel {
-        client: ClientId,
-    },
-}
-
-impl Command {
-    /// Durations and latencies within [`MAX_TICKS`].
-    pub fn ticks_ok(&self) -> bool {
-        match self {
-            Command::Pause { ticks, .. } => *ticks <= MAX_TICKS,
-            Command::Latency { min, max } => *min <= MAX_TICKS && *max <= MAX_TICKS,
-            _ => true,
-        }
-    }
-
-    pub fn client(&self) -> Option<ClientId> {
-        match self {
-            Command::Crash { client }
-            | Command::Close { client }
-            | Command::Expire { client }
-            | Command::Partition { client }
-            | Command::Heal { client }
-            | Command::Pause { client, .. }
-            | Command::DropReply { client }
-            | Command::Acquire { client }
-            | Command::Release { client }
-            | Command::Cancel { client } => Some(*client),
-            Command::Latency { .. } | Command::Failover => None,
-        }
-    }
-}
-
-/// A command the scenario applies at a given tick.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TimedCommand {
-    pub at: Tick,
-    pub command: Command,
-}
+pub use super::command::{Command, TimedCommand};
 
 /// What a kazoo client passes as `Lock(path, identifier)`'s identifier, which becomes its lock
 /// node's data.
@@ -312,6 +227,9 @@ impl Scenario {
             }
         }
         let n = self.clients as usize;
+        if let Some(why) = self.faults.iter().find_map(|f| f.command.nodes_bad(n)) {
+            return bad("faults", &why);
+        }
         if let Some(f) = self
             .faults
             .iter()

@@ -7,7 +7,7 @@ use super::network::Envelope;
 use super::types::{ClientId, Node, Payload, ResDown, ResUp, Tick};
 use super::world::{Action, World};
 use crate::narrate::{Detail, Key, Narration};
-use crate::services::{Down, LibTimer, Out, Up, Wire};
+use crate::services::{Down, LibTimer, Out, Peer, ServerId, Up, Wire};
 
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -134,20 +134,32 @@ impl World {
         };
         if env.lost {
             self.metrics.lost_messages += 1;
+            if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) =
+                (env.from, env.to, &env.payload)
+            {
+                self.service.peer_lost(self.now, a, b, p);
+            }
             return (
                 Narration::new(Key::MessageLost, client).a(env.payload.label()),
                 Some((&env).into()),
             );
         }
         let n = match (env.to, env.payload.clone()) {
-            (Node::Service, Payload::Up(m)) => {
+            (Node::Server(_), Payload::Up(m)) => {
                 let c = client.unwrap_or(0);
                 if let Some(seen) = self.seen_conn.get_mut(c) {
                     *seen = env.conn;
                 }
                 self.at_service(c, m, fired)
             }
-            (Node::Service, Payload::Hangup) => self.at_hangup(client.unwrap_or(0), fired),
+            (Node::Server(_), Payload::Hangup) => self.at_hangup(client.unwrap_or(0), fired),
+            (Node::Server(to), Payload::Peer(p)) => {
+                let from = match env.from {
+                    Node::Server(s) => s,
+                    _ => to,
+                };
+                self.at_peer(from, to, p, fired)
+            }
             (Node::Resource, Payload::ResUp(m)) => self.at_resource(client.unwrap_or(0), m),
             (Node::Client(c), p) => self.at_client(c, p, env.conn),
             _ => Narration::new(Key::ServiceTick, None),
@@ -268,6 +280,27 @@ impl World {
         for (c, d) in out.msgs {
             self.send_down(c, d);
         }
+        for p in out.peers {
+            self.send(
+                Node::Server(p.from),
+                Node::Server(p.to),
+                Payload::Peer(p.msg),
+            );
+        }
+    }
+
+    /// A message from server `from` arrives at server `to`.
+    fn at_peer(
+        &mut self,
+        from: ServerId,
+        to: ServerId,
+        p: Peer,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
+        let mut out = Out::default();
+        let n = self.service.peer(self.now, from, to, p, &mut out);
+        self.emit(out, fired);
+        n
     }
 
     /// An answer or event to client `c`; a "lost reply" fault loses the next reply (and, for
@@ -280,17 +313,17 @@ impl World {
             let extra = d.lost_with_connection();
             self.send_lost(c, Payload::Down(d));
             if let Some(e) = extra {
-                self.send(Node::Service, Node::Client(c), Payload::Down(e));
+                self.send(self.server_of(c), Node::Client(c), Payload::Down(e));
             }
             return;
         }
-        self.send(Node::Service, Node::Client(c), Payload::Down(d));
+        self.send(self.server_of(c), Node::Client(c), Payload::Down(d));
     }
 
     /// A message that is lost on the way (shown in flight, never delivered).
     pub(super) fn send_lost(&mut self, c: ClientId, payload: Payload) -> u64 {
         let newly_cut = self.net.partitioned.insert(c);
-        let id = self.send(Node::Service, Node::Client(c), payload);
+        let id = self.send(self.server_of(c), Node::Client(c), payload);
         if newly_cut {
             self.net.partitioned.remove(&c);
         }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::services::zookeeper::wire::request_path;
-use crate::services::{Down, Up, Wire};
+use crate::services::{Down, Peer, ServerId, Up, Wire};
 
 /// Logical time. The simulated lock services count it as milliseconds.
 pub type Tick = u64;
@@ -11,12 +11,57 @@ pub type Tick = u64;
 /// Index of a client in the world (C1 is index 0).
 pub type ClientId = usize;
 
-/// A network endpoint: a client process, the lock service, or the protected resource.
+/// A network endpoint: a client process, one of the lock service's servers, or the protected
+/// resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(from = "NodeRepr", into = "NodeRepr")]
 pub enum Node {
     Client(ClientId),
-    Service,
+    Server(ServerId),
     Resource,
+}
+
+/// How a node is written in records: server 0 as `"Service"`, the way every record named the
+/// one server before services had several, so a single-server run records as it always did.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Node")]
+enum NodeRepr {
+    Client(ClientId),
+    Service,
+    Server(ServerId),
+    Resource,
+}
+
+impl From<NodeRepr> for Node {
+    fn from(r: NodeRepr) -> Node {
+        match r {
+            NodeRepr::Client(c) => Node::Client(c),
+            NodeRepr::Service => Node::Server(0),
+            NodeRepr::Server(s) => Node::Server(s),
+            NodeRepr::Resource => Node::Resource,
+        }
+    }
+}
+
+impl From<Node> for NodeRepr {
+    fn from(n: Node) -> NodeRepr {
+        match n {
+            Node::Client(c) => NodeRepr::Client(c),
+            Node::Server(0) => NodeRepr::Service,
+            Node::Server(s) => NodeRepr::Server(s),
+            Node::Resource => NodeRepr::Resource,
+        }
+    }
+}
+
+impl Node {
+    /// The lock service's first (or only) server.
+    pub const SERVICE: Node = Node::Server(0);
+
+    /// Whether this is one of the lock service's servers.
+    pub fn is_server(self) -> bool {
+        matches!(self, Node::Server(_))
+    }
 }
 
 /// Client → protected resource.
@@ -57,6 +102,8 @@ pub enum Payload {
     Down(Down),
     /// The client's operating system closed its connection to the service (FIN).
     Hangup,
+    /// Server → server (the Redis replication stream).
+    Peer(Peer),
     ResUp(ResUp),
     ResDown(ResDown),
 }
@@ -68,6 +115,7 @@ impl Payload {
             Payload::Up(m) => m.label(),
             Payload::Down(m) => m.label(),
             Payload::Hangup => "FIN (connection closed)".into(),
+            Payload::Peer(m) => m.label(),
             Payload::ResUp(ResUp::Read { .. }) => "read".into(),
             Payload::ResUp(ResUp::Write { value, token, .. }) => {
                 format!("write {value} (token {token})")
@@ -85,6 +133,7 @@ impl Payload {
             Payload::Up(m) => m.wire(),
             Payload::Down(m) => m.wire(),
             Payload::Hangup => w.with("op", "FIN"),
+            Payload::Peer(m) => m.wire(),
             Payload::ResUp(ResUp::Read { token }) => {
                 w.with("op", "read").with("token", token.to_string())
             }

@@ -131,33 +131,46 @@ impl World {
         let (to, payload) = match m {
             Outgoing::Up(up) => {
                 self.metrics.requests += u64::from(up.is_request());
-                (Node::Service, Payload::Up(up))
+                (self.server_of(c), Payload::Up(up))
             }
-            Outgoing::Hangup => (Node::Service, Payload::Hangup),
+            Outgoing::Hangup => (self.server_of(c), Payload::Hangup),
             Outgoing::Res(r) => (Node::Resource, Payload::ResUp(r)),
         };
         self.send(Node::Client(c), to, payload);
     }
 
+    /// The server client `c` talks to now.
+    pub fn server_of(&self, c: ClientId) -> Node {
+        Node::Server(self.service.serving(c))
+    }
+
     pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {
         self.metrics.messages += 1;
-        let conn = match (from, to) {
-            (Node::Client(c), Node::Service) => self.clients[c].lib.connection(),
-            (Node::Service, Node::Client(c)) => self.seen_conn.get(c).copied().unwrap_or(0),
-            _ => 0,
+        let (conn, latency) = match (from, to) {
+            (Node::Client(c), Node::Server(_)) => (self.clients[c].lib.connection(), self.latency),
+            (Node::Server(_), Node::Client(c)) => {
+                (self.seen_conn.get(c).copied().unwrap_or(0), self.latency)
+            }
+            (Node::Server(a), Node::Server(b)) => {
+                let fixed = self.service.peer_delay(a, b);
+                (
+                    0,
+                    fixed.map_or(self.latency, |t| Latency { min: t, max: t }),
+                )
+            }
+            _ => (0, self.latency),
         };
-        let id = self.net.send(
-            self.now,
-            from,
-            to,
-            payload,
-            self.latency,
-            &mut self.rng,
-            conn,
-        );
+        let id = self
+            .net
+            .send(self.now, from, to, payload, latency, &mut self.rng, conn);
         // A message lost at send is the newest lost one (no scan of the lost queue).
-        if self.net.lost().next_back().is_some_and(|e| e.id == id) {
+        if let Some(e) = self.net.lost().next_back().filter(|e| e.id == id) {
             self.metrics.lost_messages += 1;
+            if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) = (e.from, e.to, &e.payload)
+            {
+                let p = p.clone();
+                self.service.peer_lost(self.now, a, b, &p);
+            }
         }
         id
     }
@@ -176,7 +189,7 @@ impl World {
                     super::client::Proc::Paused { until } => e.deliver_at.max(until),
                     _ => e.deliver_at,
                 },
-                Node::Service => e.deliver_at.max(self.stall_until),
+                Node::Server(_) => e.deliver_at.max(self.stall_until),
                 _ => e.deliver_at,
             };
             (at, Action::Deliver(e.id))

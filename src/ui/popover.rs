@@ -37,6 +37,7 @@ pub fn Popover(size: RwSignal<(u32, u32)>) -> impl IntoView {
             let body = match pop.clone() {
                 Pop::Client(c) => client(app, c).into_any(),
                 Pop::Entry(id) => entry(app, id).into_any(),
+                Pop::Server(s) => server(app, s).into_any(),
                 Pop::Message(id) => message(app, id).into_any(),
             };
             view! {
@@ -91,6 +92,43 @@ fn client(app: App, c: usize) -> impl IntoView {
             })}
             <button class="ls-fault" data-act="drop" on:click=act(Command::DropReply { client: c })>{tr(app, "act.drop")}</button>
             <button class="ls-fault" data-act="close" on:click=act(Command::Close { client: c })>{tr(app, "act.close")}</button>
+        </div>
+    }
+}
+
+/// A server's state and the faults a server can suffer: crash, restart (from its disk or
+/// empty), and a partition that splits it off from every other node.
+fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
+    let view = move || {
+        app.frame
+            .with(|f| f.servers.iter().find(|v| v.id == s).cloned())
+    };
+    let split = move || app.frame.with(|f| f.split);
+    let act = move |cmd: Command| {
+        move |_| {
+            app.inject(cmd.clone());
+            app.pop.set(None);
+        }
+    };
+    let down = move || view().is_some_and(|v| v.down);
+    view! {
+        <h3 class="ls-pop__title">{move || view().map(|v| v.label).unwrap_or_default()}</h3>
+        <div class="ls-pop__acts" role="group">
+            {move || if down() {
+                view! {
+                    <button data-act="restart-disk" on:click=act(Command::RestartServer { server: s, keep_disk: true })>{tr(app, "act.restart_disk")}</button>
+                    <button class="ls-fault" data-act="restart-empty" on:click=act(Command::RestartServer { server: s, keep_disk: false })>{tr(app, "act.restart_empty")}</button>
+                }.into_any()
+            } else {
+                view! {
+                    <button class="ls-fault" data-act="crash-server" on:click=act(Command::CrashServer { server: s })>{tr(app, "act.crash_server")}</button>
+                }.into_any()
+            }}
+            {move || if split() {
+                view! { <button data-act="heal-split" on:click=act(Command::HealSplit)>{tr(app, "act.heal_split")}</button> }.into_any()
+            } else {
+                view! { <button class="ls-fault" data-act="split" on:click=act(Command::Split { clients: Vec::new(), servers: vec![s] })>{tr(app, "act.split")}</button> }.into_any()
+            }}
         </div>
     }
 }

@@ -28,11 +28,12 @@ struct Arrow {
 /// Pixels per tick.
 const SCALE: i64 = (H - 34) / WINDOW_TICKS;
 
-fn column(n: Node, clients: usize) -> i64 {
+/// The column of a node: the clients, then each server, then the resource.
+fn column(n: Node, clients: usize, servers: usize) -> i64 {
     let col = match n {
         Node::Client(c) => c.min(clients),
-        Node::Service => clients,
-        Node::Resource => clients + 1,
+        Node::Server(s) => clients + usize::from(s).min(servers.saturating_sub(1)),
+        Node::Resource => clients + servers,
     };
     28 + 56 * col as i64
 }
@@ -41,9 +42,10 @@ fn column(n: Node, clients: usize) -> i64 {
 pub fn SequenceDiagram() -> impl IntoView {
     let app = expect_context::<App>();
     let clients = Memo::new(move |_| app.frame.with(|f| f.clients.len().min(24)));
+    let servers = Memo::new(move |_| app.frame.with(|f| f.servers.len().max(1)));
     let now = Memo::new(move |_| app.frame.with(|f| f.time as i64));
     let arrows = Memo::new(move |_| {
-        let (hide, n) = (!app.show_pings.get(), clients.get());
+        let (hide, n, k) = (!app.show_pings.get(), clients.get(), servers.get());
         app.sim.with(|s| {
             let now = s.world().now as i64;
             s.records()[..s.cursor() as usize]
@@ -57,9 +59,9 @@ pub fn SequenceDiagram() -> impl IntoView {
                     let who = match (d.from, d.to) { (Node::Client(c), _) | (_, Node::Client(c)) => c, _ => 0 };
                     Arrow {
                         index: r.index,
-                        x1: column(d.from, n),
+                        x1: column(d.from, n, k),
                         y1: 24 + d.sent_at as i64 * SCALE,
-                        x2: column(d.to, n),
+                        x2: column(d.to, n, k),
                         y2: 24 + r.time as i64 * SCALE,
                         colour: client_colour(who),
                         lost: d.lost,
@@ -69,18 +71,27 @@ pub fn SequenceDiagram() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let width = move || (((clients.get() + 2) as i64) * 56).max(320);
+    let width = move || (((clients.get() + servers.get() + 1) as i64) * 56).max(320);
     let service = Memo::new(move |_| app.frame.with(|f| f.service.look().lane));
+    let names = Memo::new(move |_| {
+        app.frame.with(|f| match f.servers.len() {
+            0 | 1 => vec![(service.get().to_string(), 0)],
+            _ => f.servers.iter().map(|s| (s.name.clone(), s.id)).collect(),
+        })
+    });
     let heads = move || {
-        let n = clients.get();
+        let (n, k) = (clients.get(), servers.get());
         (0..n)
             .map(|c| (format!("C{}", c + 1), Node::Client(c)))
-            .chain([
-                (service.get().to_string(), Node::Service),
-                ("res".to_string(), Node::Resource),
-            ])
+            .chain(
+                names
+                    .get()
+                    .into_iter()
+                    .map(|(name, s)| (name, Node::Server(s))),
+            )
+            .chain([("res".to_string(), Node::Resource)])
             .map(|(label, node)| {
-                let x = column(node, n);
+                let x = column(node, n, k);
                 view! {
                     <text x=x y="14" text-anchor="middle" class="ls-seq__head">{label}</text>
                     <line x1=x y1="20" x2=x y2=H class="ls-seq__life"/>

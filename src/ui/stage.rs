@@ -65,7 +65,8 @@ pub fn Stage() -> impl IntoView {
         else {
             return;
         };
-        let Ok(Some(hit)) = target.closest("[data-client],[data-entry],[data-msg]") else {
+        let Ok(Some(hit)) = target.closest("[data-client],[data-entry],[data-msg],[data-server]")
+        else {
             app.pop.set(None);
             return;
         };
@@ -76,6 +77,11 @@ pub fn Stage() -> impl IntoView {
             Pop::Client(c)
         } else if let Some(e) = hit.get_attribute("data-entry") {
             Pop::Entry(e)
+        } else if let Some(s) = hit
+            .get_attribute("data-server")
+            .and_then(|v| v.parse().ok())
+        {
+            Pop::Server(s)
         } else {
             match hit.get_attribute("data-msg").and_then(|v| v.parse().ok()) {
                 Some(m) => Pop::Message(m),

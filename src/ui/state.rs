@@ -52,6 +52,8 @@ pub enum Tab {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pop {
     Client(usize),
+    /// One of the lock service's servers.
+    Server(crate::services::ServerId),
     Entry(String),
     Message(u64),
 }

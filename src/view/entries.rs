@@ -174,7 +174,7 @@ pub fn ghosts(
             name: l.name.clone(),
             depth: l.depth,
             row,
-            age: l.died.map_or(0, |d| step - d),
+            age: l.died.map_or(0, |d| step.saturating_sub(d)),
             expired: !l.phantom && l.died.is_some_and(expired_at),
             lost: !l.phantom && l.died.is_some_and(lost_at),
             phantom: l.phantom,

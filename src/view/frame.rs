@@ -7,6 +7,7 @@ use super::lanes::{self, ClientRow};
 pub use super::messages::MessageDot;
 use super::messages::{arrived, messages};
 use super::plan::Plan;
+use super::servers::{self, Link, ServerView};
 use crate::narrate::Key;
 use crate::services::{ReplicaState, ServiceKind};
 use crate::sim::app::AppState;
@@ -95,6 +96,11 @@ pub struct Frame {
     pub resource: ResourceView,
     pub monitors: MonitorView,
     pub replica: Option<ReplicaState>,
+    /// The service's servers (one for a single-server service) and the links between them.
+    pub servers: Vec<ServerView>,
+    pub links: Vec<Link>,
+    /// A partition splits some nodes from the rest.
+    pub split: bool,
     /// The last failover so far: (step, its narration key).
     pub failover: Option<(u64, Key)>,
     /// Requests stall until then (a leader election).
@@ -163,6 +169,9 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         ),
         monitors: monitors(w),
         replica: w.service.replica(),
+        servers: servers::servers(w, lang),
+        links: servers::links(w, &servers::servers(w, lang)),
+        split: w.net.split.is_some(),
         failover: past
             .iter()
             .rev()

@@ -75,6 +75,10 @@ pub struct Geometry {
     /// The protected resource's box (None when nothing uses it), its ledger's line height.
     pub resource: Option<Rect>,
     pub line_h: f32,
+    /// Several servers: each one's box, stacked in the service column, and where its rows
+    /// start: (first row, the y of that row's top).
+    pub servers: Vec<Rect>,
+    breaks: Vec<(usize, f32)>,
 }
 
 pub const PAD: f32 = 8.0;
@@ -144,7 +148,43 @@ impl Geometry {
             row_h,
             resource,
             line_h,
+            servers: Vec::new(),
+            breaks: Vec::new(),
         }
+    }
+
+    /// Splits the service column into one box per server, of equal height, server `i`'s rows
+    /// starting at `firsts[i]` (the first at 0; `rows` in all).
+    pub fn split_servers(&mut self, firsts: &[usize], rows: usize) {
+        let n = firsts.len();
+        if n < 2 {
+            return;
+        }
+        let gap = 6.0;
+        let s = self.service;
+        let box_h = (s.h - gap * (n - 1) as f32) / n as f32;
+        let title = self.rows_top - s.y;
+        let mut row_h: f32 = 40.0;
+        for (i, first) in firsts.iter().enumerate() {
+            let end = firsts.get(i + 1).copied().unwrap_or(rows).max(first + 1);
+            let head = if i == 0 { title } else { 4.0 };
+            row_h = row_h.min((box_h - head - 4.0) / (end - first) as f32);
+        }
+        self.row_h = row_h.max(4.0);
+        self.servers = (0..n)
+            .map(|i| Rect {
+                x: s.x,
+                y: s.y + i as f32 * (box_h + gap),
+                w: s.w,
+                h: box_h,
+            })
+            .collect();
+        self.breaks = firsts
+            .iter()
+            .zip(&self.servers)
+            .enumerate()
+            .map(|(i, (f, b))| (*f, if i == 0 { self.rows_top } else { b.y + 4.0 }))
+            .collect();
     }
 
     pub fn lane(&self, c: usize) -> f32 {
@@ -174,7 +214,14 @@ impl Geometry {
 
     /// The y of an entry row's centre.
     pub fn row(&self, r: usize) -> f32 {
-        self.rows_top + self.row_h * (r as f32 + 0.5)
+        let (first, top) = self
+            .breaks
+            .iter()
+            .rev()
+            .find(|(f, _)| *f <= r)
+            .copied()
+            .unwrap_or((0, self.rows_top));
+        top + self.row_h * ((r - first) as f32 + 0.5)
     }
 
     /// Room in a row for its name.

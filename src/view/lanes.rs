@@ -78,6 +78,8 @@ pub struct ClientRow {
     pub conn: ConnState,
     pub conn_label: String,
     pub partitioned: bool,
+    /// The server it talks to.
+    pub server: crate::services::ServerId,
     /// The next reply to it will be lost (an armed fault).
     pub drop_armed: bool,
     pub countdown: Countdown,
@@ -289,7 +291,8 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
         proc,
         conn,
         conn_label: t(conn_key, lang).to_string(),
-        partitioned: w.net.partitioned.contains(&c.id),
+        partitioned: w.net.cuts(Node::Client(c.id), w.server_of(c.id)),
+        server: w.service.serving(c.id),
         drop_armed: w.net.drop_next_reply.contains(&c.id),
         // A crashed client's session still counts down at the server until it expires.
         countdown: if c.proc == Proc::Closed {

@@ -1,6 +1,7 @@
 //! The messages a frame shows: those on their wires (with how far along they are), lost ones,
 //! and those that arrived in this step, each with its short label and its fields in full.
 
+use crate::services::ServerId;
 use crate::sim::network::Envelope;
 use crate::sim::step::Delivered;
 use crate::sim::types::{Node, Payload, Tick};
@@ -13,6 +14,10 @@ pub struct MessageDot {
     /// Towards the client (a reply or an event) or away from it.
     pub inbound: bool,
     pub to_resource: bool,
+    /// The server at the other end of a client's message.
+    pub server: ServerId,
+    /// Between two servers: (from, to).
+    pub peer: Option<(ServerId, ServerId)>,
     pub sent_at: Tick,
     pub deliver_at: Tick,
     /// How far along its wire at this frame's time (0..=1).
@@ -28,7 +33,13 @@ pub struct MessageDot {
     pub wire: Vec<(String, String)>,
 }
 
+/// The words a message's dot is labelled with: a request's operation (`create2`, `SET`), a
+/// reply's result; between servers, the first words of what is replicated (`⇢ SET lock`).
 fn op(label: &str, wire: &[(String, String)]) -> String {
+    if let Some(rest) = label.strip_prefix("⇢ ") {
+        let words: Vec<&str> = rest.split_whitespace().take(2).collect();
+        return format!("⇢ {}", words.join(" "));
+    }
     let first = label
         .split_whitespace()
         .next()
@@ -51,6 +62,15 @@ fn op(label: &str, wire: &[(String, String)]) -> String {
     }
 }
 
+/// The server end of a message, and the two servers of one between servers.
+fn servers(from: Node, to: Node) -> (ServerId, Option<(ServerId, ServerId)>) {
+    match (from, to) {
+        (Node::Server(a), Node::Server(b)) => (a, Some((a, b))),
+        (Node::Server(s), _) | (_, Node::Server(s)) => (s, None),
+        _ => (0, None),
+    }
+}
+
 fn ends(from: Node, to: Node) -> (Option<usize>, bool, bool) {
     let (client, inbound) = match (from, to) {
         (Node::Client(c), _) => (Some(c), false),
@@ -69,6 +89,7 @@ pub(super) fn messages(w: &World) -> Vec<MessageDot> {
         let span = e.deliver_at.saturating_sub(e.sent_at).max(1) as f32;
         let progress = (w.now.saturating_sub(e.sent_at) as f32 / span).clamp(0.0, 1.0);
         let (client, inbound, to_resource) = ends(e.from, e.to);
+        let (server, peer) = servers(e.from, e.to);
         let label = e.payload.label();
         let wire = e.payload.wire().0;
         MessageDot {
@@ -76,6 +97,8 @@ pub(super) fn messages(w: &World) -> Vec<MessageDot> {
             client,
             inbound,
             to_resource,
+            server,
+            peer,
             sent_at: e.sent_at,
             deliver_at: e.deliver_at,
             progress,
@@ -92,11 +115,14 @@ pub(super) fn messages(w: &World) -> Vec<MessageDot> {
 
 pub(super) fn arrived(d: &Delivered, now: Tick) -> MessageDot {
     let (client, inbound, to_resource) = ends(d.from, d.to);
+    let (server, peer) = servers(d.from, d.to);
     MessageDot {
         id: d.id,
         client,
         inbound,
         to_resource,
+        server,
+        peer,
         sent_at: d.sent_at,
         deliver_at: now,
         progress: 1.0,

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod palette;
 pub mod plan;
 pub mod scene;
+pub mod servers;
 pub mod stage;
 pub mod svg;
 pub mod tween;

@@ -1,14 +1,14 @@
 //! Where the service's entries sit on the stage, planned once for the whole computed history so
 //! that nothing moves: every entry keeps one row for its whole life, and its ghost stays in that
-//! row for [`GHOST_STEPS`] steps after it goes. Entries are grouped by parent (a lock directory,
-//! the Redis replica); each group reserves as many rows as it ever needs at once, and within a
+//! row for [`GHOST_STEPS`] steps after it goes. Entries are grouped by parent (a lock directory)
+//! and by server (a Redis replica's copies sit under its own header); each group reserves as many rows as it ever needs at once, and within a
 //! group a new entry takes the row below the lowest one in use, so a queue reads top to bottom
 //! in creation order. A watch on a node that does not exist gets a row of its own while it is
 //! armed (the exists-watch of a lost wake-up).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::services::Lifetime;
+use crate::services::{on_server, server_of_id, Lifetime, Role, ServerId};
 use crate::sim::{Simulation, World};
 
 /// How many steps a deleted entry's ghost stays.
@@ -41,7 +41,7 @@ impl Life {
 /// A run of rows for the children of one parent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
-    /// The parent path or key prefix ("" for the root, `replica:` for the Redis replica).
+    /// The parent path or key prefix ("" for the root, `@1:` for server 1's copies).
     pub parent: String,
     /// Whether the group prints its parent above its rows.
     pub header: bool,
@@ -63,12 +63,51 @@ pub struct Plan {
     pub hidden: BTreeSet<String>,
 }
 
-/// The group an entry id belongs to.
+/// The group an entry id belongs to: its parent path, on its server (`@1:` for server 1).
 fn parent(id: &str) -> String {
-    if let Some(rest) = id.strip_prefix("replica:") {
-        return format!("replica:{}", parent(rest));
+    let (s, id) = server_of_id(id);
+    let dir = id.rfind('/').map_or(String::new(), |i| id[..i].to_string());
+    match s {
+        0 => dir,
+        _ => on_server(s, &dir),
     }
-    id.rfind('/').map_or(String::new(), |i| id[..i].to_string())
+}
+
+/// The owned entries the primary has and its replica lacks (a write that has not arrived, or
+/// never will): (the id its copy would have on the replica, name, depth).
+fn missing_copies(w: &World) -> Vec<(String, String, usize)> {
+    let servers = w.service.servers();
+    let role = |s: ServerId| servers.iter().find(|i| i.id == s).map(|i| i.role);
+    let Some(replica) = servers
+        .iter()
+        .find(|s| s.role == Role::Replica)
+        .map(|s| s.id)
+    else {
+        return Vec::new();
+    };
+    let entries = w.service.entries(w.now);
+    let copied = |name: &str| {
+        entries
+            .iter()
+            .any(|e| e.server() == replica && e.name() == name)
+    };
+    entries
+        .iter()
+        .filter(|e| e.owner().is_some() && role(e.server()) == Some(Role::Primary))
+        .filter(|e| !copied(&e.name()))
+        .map(|e| {
+            (
+                on_server(replica, server_of_id(&e.id()).1),
+                e.name(),
+                e.depth(),
+            )
+        })
+        .collect()
+}
+
+/// Whether a group holds another server's copies (headed by that server's name).
+pub fn on_other_server(parent: &str) -> bool {
+    server_of_id(parent).0 > 0
 }
 
 impl Plan {
@@ -76,13 +115,19 @@ impl Plan {
     pub fn new(sim: &Simulation) -> Plan {
         let mut lives: Vec<Life> = Vec::new();
         let mut open: BTreeMap<(String, bool), usize> = BTreeMap::new();
+        let mut servers: BTreeSet<ServerId> = BTreeSet::new();
         let mut look = |w: &World, step: u64| {
+            servers.extend(w.service.servers().iter().map(|s| s.id));
             let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = w
                 .service
                 .entries(w.now)
                 .into_iter()
                 .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime())))
                 .collect();
+            for (id, name, depth) in missing_copies(w) {
+                now.entry((id, true))
+                    .or_insert((name, depth, Lifetime::Persistent));
+            }
             for x in w.service.watches().into_iter().filter(|x| x.on_missing) {
                 let depth = x.path.matches('/').count();
                 let name = x.path.rsplit('/').next().unwrap_or(&x.path).to_string();
@@ -120,11 +165,11 @@ impl Plan {
                 look(w, r.index)
             }
         });
-        Plan::assign(lives, sim.len())
+        Plan::assign(lives, servers, sim.len())
     }
 
     /// Groups, then rows within each group (see the module's rules).
-    fn assign(mut lives: Vec<Life>, steps: u64) -> Plan {
+    fn assign(mut lives: Vec<Life>, servers: BTreeSet<ServerId>, steps: u64) -> Plan {
         // A ghost (or a missing node's row) gives way when the same id comes back.
         for i in 0..lives.len() {
             let tail = if lives[i].phantom { 0 } else { GHOST_STEPS };
@@ -153,15 +198,26 @@ impl Plan {
                     groups.len() - 1
                 });
         }
-        // Replica groups go last, in the order they appeared.
+        // Every other server has a group, if only for its header.
+        for s in servers.into_iter().filter(|s| *s > 0) {
+            if !groups.iter().any(|g| server_of_id(&g.parent).0 == s) {
+                groups.push(Group {
+                    parent: on_server(s, ""),
+                    header: true,
+                    top: 0,
+                    size: 0,
+                });
+            }
+        }
+        // Other servers' groups go after the first's, by server, in the order they appeared.
         let mut order: Vec<usize> = (0..groups.len()).collect();
-        order.sort_by_key(|g| groups[*g].parent.starts_with("replica:"));
+        order.sort_by_key(|g| server_of_id(&groups[*g].parent).0);
         size_groups(&mut lives, &mut groups);
         let mut prev: Option<usize> = None;
         for &g in &order {
             groups[g].header = match prev {
                 _ if groups[g].parent.is_empty() => false,
-                _ if groups[g].parent.starts_with("replica:") => true,
+                _ if on_other_server(&groups[g].parent) => true,
                 Some(p) => {
                     !(groups[p].size == 1
                         && lives
@@ -175,7 +231,7 @@ impl Plan {
         // A directory whose children are listed under its own header needs no row of its own.
         let hidden: BTreeSet<String> = groups
             .iter()
-            .filter(|g| g.header && !g.parent.starts_with("replica:"))
+            .filter(|g| g.header && !on_other_server(&g.parent))
             .map(|g| g.parent.clone())
             .collect();
         lives.retain(|l| !hidden.contains(&l.id));

@@ -173,7 +173,7 @@ pub fn simulated(sc: Scenario, numbered: bool) -> BTreeMap<usize, Vec<Value>> {
                 .world()
                 .net
                 .in_flight()
-                .find(|e| e.id == *id && e.to == Node::Service)
+                .find(|e| e.id == *id && e.to == Node::SERVICE)
                 .cloned(),
             _ => None,
         };

@@ -192,6 +192,7 @@ impl Etcd {
 }
 
 impl LockService for Etcd {
+    type Peer = crate::services::NoPeer;
     type Up = Req;
     type Down = Down;
     type Entry = KeyRow;

@@ -2,7 +2,9 @@
 //! optional replica fed asynchronously (writes arrive `lag` ms later, with absolute expiry
 //! times) that can be promoted, losing whatever had not yet arrived.
 
+mod client;
 pub mod commands;
+mod crash;
 pub mod db;
 mod glob;
 mod keys;
@@ -11,7 +13,9 @@ mod lua;
 pub mod replay;
 mod replication;
 pub mod reply;
+mod rows;
 pub mod script;
+pub mod servers;
 pub mod service;
 mod table;
 
@@ -19,9 +23,11 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+pub use client::{lib, Lib};
 use db::Db;
 pub use reply::Reply;
-pub use service::{lib, service, Answer, Call, Down, Entry, KeyRow, Lib, Server, Up};
+pub use rows::{Entry, KeyRow};
+pub use service::{service, Answer, Call, Down, Server, Up};
 
 /// How the view presents Redis: keys with their PTTL in milliseconds.
 pub const LOOK: super::look::Look = super::look::Look {
@@ -84,6 +90,8 @@ pub struct Redis {
     pub selected: bool,
     /// A blocked WAIT asked for REPLCONF GETACK, sent once the command is done.
     pub getack: bool,
+    /// In the simulator: two servers, the replication stream sent as messages.
+    pub pair: Option<servers::Pair>,
 }
 
 impl Redis {
@@ -310,7 +318,10 @@ impl Redis {
             .as_ref()
             .filter(|r| !r.frozen)
             .and_then(|r| r.stream.front().map(|(t, _)| *t));
-        [self.db.next_expiry(), arrival].into_iter().flatten().min()
+        [self.db.next_expiry(), arrival, self.stream_due()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 }
 

@@ -58,6 +58,14 @@ impl Redis {
             out.insert(0, words(&["SELECT", "0"]));
             self.selected = true;
         }
+        if self.pair.is_some() {
+            let start = self.offset;
+            self.offset += out.iter().map(|w| resp_len(w)).sum::<u64>();
+            if !r.link_cut {
+                self.stream_out(now, start, out);
+            }
+            return;
+        }
         for w in out {
             self.offset += resp_len(&w);
             if !r.link_cut {

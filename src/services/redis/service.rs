@@ -2,13 +2,13 @@
 //! server's clock, failover by promoting the replica (or a restart without persistence), the
 //! lock holder as Redis sees it (its token in a live key), and the keys as typed rows.
 
+use super::rows::KeyRow;
+use super::servers::{Arrival, Peer};
 use super::{Redis, Reply};
 use crate::narrate::{Detail, Key, Narration};
 use crate::services::api::{
-    self, Claim, ClientLib, ConnId, ConnState, Failover, LibCtx, LibTimer, Lifetime, LockService,
-    Outbox, Owner, Row, ServiceConfig, Tick, Watch,
+    self, Claim, ConnId, Failover, LockService, Outbox, ServiceConfig, Tick, Watch,
 };
-use crate::services::reqlib::{ReqLib, Waits};
 
 /// A command, as its words.
 pub type Up = Vec<String>;
@@ -17,21 +17,10 @@ pub type Call = Up;
 pub type Answer = Reply;
 pub type Server = Redis;
 
-type Out = Outbox<Reply>;
-type LibOut = api::LibOut<Up, Answer>;
+type Out = Outbox<Reply, Peer>;
 
 pub fn service(cfg: &ServiceConfig) -> Redis {
-    Redis::new(cfg.replica_lag)
-}
-
-pub fn lib(cfg: &ServiceConfig) -> Lib {
-    Lib::new(cfg.read_timeout())
-}
-
-impl Waits for Vec<String> {
-    fn waits(&self) -> bool {
-        false
-    }
+    Redis::networked(cfg.replica_lag)
 }
 
 /// A command as arrows and narration show it (a script's body is `<script>`).
@@ -42,78 +31,12 @@ pub fn label(args: &Up) -> String {
         .join(" ")
 }
 
-/// One key, in Redis's words.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct KeyRow {
-    pub key: String,
-    pub value: String,
-    /// Milliseconds left (`PTTL`); `None`: no expiry (`TTL` -1).
-    pub pttl: Option<u64>,
-    /// The replica's copy.
-    pub replica: bool,
-}
-
-impl Row for KeyRow {
-    fn no_expiry(&self) -> Option<[&'static str; 2]> {
-        Some(["no TTL (-1)", "无过期 (-1)"])
-    }
-    fn id(&self) -> String {
-        if self.replica {
-            format!("replica:{}", self.key)
-        } else {
-            self.key.clone()
-        }
-    }
-    fn name(&self) -> String {
-        self.key.clone()
-    }
-    fn depth(&self) -> usize {
-        usize::from(self.replica)
-    }
-    fn owner(&self) -> Option<Owner> {
-        Some(Owner::Token(self.value.clone()))
-    }
-    fn lifetime(&self) -> Lifetime {
-        match self.pttl {
-            Some(ms) => Lifetime::Expiring(Some(ms as i64)),
-            None => Lifetime::Persistent,
-        }
-    }
-    fn stamp(&self) -> Option<(&'static str, i64)> {
-        None
-    }
-    fn fields(&self) -> Vec<(&'static str, String)> {
-        let ttl = self.pttl.map_or("-1".to_string(), |ms| ms.to_string());
-        vec![
-            ("value", self.value.clone()),
-            (if self.pttl.is_some() { "PTTL" } else { "TTL" }, ttl),
-        ]
-    }
-    fn replica(&self) -> bool {
-        self.replica
-    }
-}
-
-pub type Entry = KeyRow;
-
 impl Redis {
-    /// Every key id, the replica's prefixed (`replica:lock`).
-    fn keys_now(&self) -> Vec<String> {
-        let replica = self
-            .replica
-            .iter()
-            .flat_map(|r| r.db.keys.keys().map(|k| format!("replica:{k}")));
-        self.db.keys.keys().cloned().chain(replica).collect()
-    }
-
-    /// Records the keys that appeared and went since `before`.
-    fn diff(&self, before: Vec<String>, out: &mut Out) -> Vec<String> {
-        let after = self.keys_now();
-        out.created
-            .extend(after.iter().filter(|k| !before.contains(k)).cloned());
-        let gone: Vec<String> = before.into_iter().filter(|k| !after.contains(k)).collect();
-        out.deleted.extend(gone.iter().cloned());
-        gone
+    /// Hands the replication stream the commands produced to the network.
+    fn send_stream(&mut self, now: Tick, out: &mut Out) {
+        for (from, to, m) in self.take_stream(now) {
+            out.peer(from, to, m);
+        }
     }
 
     /// The live key holding this token.
@@ -124,20 +47,10 @@ impl Redis {
             .find(|(k, e)| e.str() == Some(token) && !self.db.expired(now, k))
             .map(|(_, e)| e)
     }
-
-    fn rows(&self, now: Tick, db: &super::db::Db, replica: bool) -> Vec<KeyRow> {
-        let live = db.keys.iter().filter(|(k, _)| !db.expired(now, k));
-        live.map(|(k, e)| KeyRow {
-            key: k.clone(),
-            value: e.display(),
-            pttl: e.expire_at.map(|t| t.saturating_sub(now)),
-            replica,
-        })
-        .collect()
-    }
 }
 
 impl LockService for Redis {
+    type Peer = Peer;
     type Up = Up;
     type Down = Reply;
     type Entry = KeyRow;
@@ -147,13 +60,15 @@ impl LockService for Redis {
         let reply = self.command(now, conn as u32, &args);
         self.diff(before, out);
         out.send(conn, reply);
+        self.send_stream(now, out);
         api::answered(conn, label(&args), out, Reply::render)
     }
 
-    fn hangup(&mut self, _: Tick, conn: ConnId, out: &mut Out) -> Narration {
+    fn hangup(&mut self, now: Tick, conn: ConnId, out: &mut Out) -> Narration {
         let before = self.keys_now();
         self.close(conn as u32);
         self.diff(before, out);
+        self.send_stream(now, out);
         Narration::new(Key::SvcHangup, Some(conn)).a("")
     }
 
@@ -165,8 +80,16 @@ impl LockService for Redis {
         let before = self.keys_now();
         Redis::tick(self, now);
         let gone = self.diff(before, out);
+        let sent = out.peers.len();
+        self.send_stream(now, out);
         if gone.is_empty() {
-            return Narration::new(Key::ServiceTick, None);
+            let labels: Vec<String> = out.peers[sent..].iter().map(|p| p.msg.label()).collect();
+            return match labels.is_empty() {
+                true => Narration::new(Key::ServiceTick, None),
+                false => Narration::new(Key::PeerSent, None)
+                    .a(format!("redis-{}", self.primary_id() + 1))
+                    .b(Detail::Text(labels.join("; ").replace("⇢ ", ""))),
+            };
         }
         Narration::new(Key::SvcExpiry, None).b(Detail::Nodes(gone))
     }
@@ -177,6 +100,12 @@ impl LockService for Redis {
     }
 
     fn failover(&mut self, _: Tick, _: &mut Out) -> Failover {
+        if self.fail_over_pair() {
+            return Failover {
+                key: Key::FailoverRedis,
+                stall: 0,
+            };
+        }
         if self.replica.is_some() {
             self.promote();
             return Failover {
@@ -184,7 +113,7 @@ impl LockService for Redis {
                 stall: 0,
             };
         }
-        *self = Redis::new(None);
+        *self = Redis::networked(None);
         Failover {
             key: Key::FailoverRedisRestart,
             stall: 0,
@@ -216,7 +145,7 @@ impl LockService for Redis {
             .as_ref()
             .map(|r| crate::services::ReplicaState {
                 lag: r.lag,
-                behind: behind(r),
+                behind: self.pair_behind().unwrap_or_else(|| behind(r)),
                 cut: r.link_cut,
             })
     }
@@ -231,6 +160,106 @@ impl LockService for Redis {
 
     fn stamp(&self) -> Option<(&'static str, i64)> {
         None
+    }
+
+    fn servers(&self) -> Vec<crate::services::ServerInfo> {
+        self.server_list()
+    }
+    fn serving(&self, _: ConnId) -> crate::services::ServerId {
+        self.primary_id()
+    }
+    fn peer(
+        &mut self,
+        now: Tick,
+        _: crate::services::ServerId,
+        to: crate::services::ServerId,
+        m: Peer,
+        out: &mut Out,
+    ) -> Narration {
+        let before = self.keys_now();
+        let name = format!("redis-{}", to + 1);
+        match self.stream_in(to, &m) {
+            Arrival::Applied => {}
+            Arrival::Gap => return Narration::new(Key::PeerGap, None).a(name),
+            Arrival::NotReplica => return Narration::new(Key::PeerDropped, None).a(name),
+        }
+        Redis::tick(self, now);
+        self.diff(before, out);
+        Narration::new(Key::PeerApplied, None)
+            .a(name)
+            .b(Detail::Text(m.label().trim_start_matches("⇢ ").to_string()))
+    }
+    fn peer_lost(
+        &mut self,
+        _: Tick,
+        _: crate::services::ServerId,
+        _: crate::services::ServerId,
+        _: &Peer,
+    ) {
+        self.stream_lost();
+    }
+    fn crash_server(
+        &mut self,
+        _: Tick,
+        s: crate::services::ServerId,
+        _: &mut Out,
+    ) -> Option<Narration> {
+        let before = self.keys_now();
+        let name = format!("redis-{}", s + 1);
+        if !self.crash(s) {
+            return Some(
+                Narration::new(Key::NotApplicable, None)
+                    .a(format!("crashing {name} (not running)")),
+            );
+        }
+        let gone: Vec<String> = before
+            .into_iter()
+            .filter(|k| !self.keys_now().contains(k))
+            .collect();
+        Some(
+            Narration::new(Key::ServerCrash, None)
+                .a(name)
+                .b(Detail::Nodes(gone)),
+        )
+    }
+    fn restart_server(
+        &mut self,
+        now: Tick,
+        s: crate::services::ServerId,
+        keep_disk: bool,
+        out: &mut Out,
+    ) -> Option<Narration> {
+        let name = format!("redis-{}", s + 1);
+        if !self.restart(s, keep_disk) {
+            return Some(
+                Narration::new(Key::NotApplicable, None).a(format!("restarting {name} (not down)")),
+            );
+        }
+        self.send_stream(now, out);
+        let key = match keep_disk {
+            true => Key::ServerRestartDisk,
+            false => Key::ServerRestart,
+        };
+        Some(Narration::new(key, None).a(name))
+    }
+    fn peer_label(m: &Peer) -> String {
+        m.label()
+    }
+    fn peer_wire(m: &Peer) -> crate::services::Wire {
+        let (offset, cmds) = match m {
+            Peer::Stream { offset, cmds } => (offset, cmds),
+            Peer::FullSync { offset, keys } => {
+                return crate::services::Wire::default()
+                    .with("op", "FULLRESYNC")
+                    .with("offset", offset.to_string())
+                    .with("keys", keys.len().to_string())
+            }
+        };
+        let stream: Vec<String> = cmds.iter().map(|c| label(c)).collect();
+        crate::services::Wire::default()
+            .with("op", "replication stream")
+            .with("offset", offset.to_string())
+            .with("commands", stream.join("; "))
     }
 
     fn up_label(m: &Up) -> String {
@@ -251,63 +280,5 @@ impl LockService for Redis {
     }
     fn down_wire(m: &Reply) -> crate::services::Wire {
         crate::services::Wire::default().with("reply", m.render())
-    }
-}
-
-/// The Redis client library: one connection, read timeout and resend.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Lib(pub ReqLib<Up>);
-
-impl Lib {
-    pub fn new(read_timeout: Tick) -> Lib {
-        Lib(ReqLib::new(read_timeout))
-    }
-}
-
-impl ClientLib for Lib {
-    type Call = Up;
-    type Answer = Reply;
-    type Up = Up;
-    type Down = Reply;
-
-    fn start(&mut self, _: Tick) -> Vec<LibOut> {
-        Vec::new()
-    }
-    fn call(&mut self, now: Tick, call: Up) -> Vec<LibOut> {
-        vec![LibOut::Send(self.0.sent(now, call))]
-    }
-    fn receive(&mut self, _: Tick, msg: Reply) -> Vec<LibOut> {
-        self.0.answered();
-        vec![LibOut::Answer(msg)]
-    }
-    fn next_timer(&self, _: LibCtx) -> Option<(Tick, LibTimer)> {
-        self.0.resend_at().map(|t| (t, LibTimer::Resend))
-    }
-    fn fire(&mut self, now: Tick, _: LibTimer) -> Vec<LibOut> {
-        self.0.resend(now).map(LibOut::Send).into_iter().collect()
-    }
-    fn close(&mut self, _: Tick, _: &Claim<'_>) -> Vec<LibOut> {
-        vec![LibOut::Hangup]
-    }
-    fn crash(&mut self) -> Vec<LibOut> {
-        vec![LibOut::Hangup]
-    }
-    fn connection(&self) -> u32 {
-        self.0.attempt
-    }
-    fn quiet(&self) -> bool {
-        true
-    }
-    fn unanswered(&self) -> usize {
-        self.0.unanswered.len()
-    }
-    fn session(&self) -> Option<u64> {
-        None
-    }
-    fn conn_state(&self) -> ConnState {
-        ConnState::Connected
-    }
-    fn session_timeout(&self) -> Tick {
-        0
     }
 }

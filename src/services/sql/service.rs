@@ -148,6 +148,7 @@ impl Sql {
 }
 
 impl LockService for Sql {
+    type Peer = crate::services::NoPeer;
     type Up = Stmt;
     type Down = Answer;
     type Entry = LockRow;

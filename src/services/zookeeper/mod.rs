@@ -186,6 +186,7 @@ fn precreate(server: &mut crate::engine::Server, dir: &str) {
 }
 
 impl LockService for Server {
+    type Peer = crate::services::NoPeer;
     type Up = Up;
     type Down = Down;
     type Entry = Entry;

@@ -1,54 +1,44 @@
-//! The service box's group headers (a lock directory, the Redis replica with its lag) and
+//! The service box's group headers (a lock directory; another server's name, role and state) and
 //! the rows of what is gone: a deleted entry's ghost, struck through and fading, marked
 //! "expired" when the service's clock removed it, and a watched node that does not exist.
 
 use super::Builder;
+use crate::services::server_of_id;
 use crate::view::entries::Ghost;
-use crate::view::palette::{INK, MUTED, NOBODY, VIOLATION};
+use crate::view::palette::{MUTED, NOBODY, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
 impl Builder<'_> {
     pub(super) fn headers(&mut self) {
         let (g, f) = (self.g, self.f);
-        let extra = super::replica_row(f).map(|r| (r, "replica:".to_string()));
-        for (row, parent) in f.headers.iter().chain(extra.iter()) {
+        for (row, parent) in &f.headers {
             let y = g.row(*row) + g.ty.small as f32 * 0.36;
-            let text = match parent.strip_prefix("replica:") {
-                Some(_) => self.replica_header(),
-                None => format!("{parent}/"),
+            let (server, dir) = server_of_id(parent);
+            let (text, ink) = match self.server_label(server).filter(|_| server > 0) {
+                Some((label, down)) if dir.is_empty() => (label, Self::server_ink(down)),
+                Some((label, down)) => (format!("{label} · {dir}/"), Self::server_ink(down)),
+                None => (format!("{parent}/"), MUTED),
             };
-            let replica = parent.starts_with("replica:");
             let t = self.label(
                 format!("hdr:{parent}"),
                 g.service.x + 12.0,
                 y,
-                g.ty.small,
+                if server > 0 {
+                    g.ty.big.min(g.ty.small + 1)
+                } else {
+                    g.ty.small
+                },
                 Anchor::Start,
                 &text,
-                g.service.w - 24.0,
+                g.service.w - 24.0 - super::servers::PEER_LANE,
                 "ls-service__header",
             );
-            t.fill = Some(if replica { INK } else { MUTED });
-            if replica {
+            t.fill = Some(ink);
+            if server > 0 {
+                t.attrs.push(("font-weight", "600".into()));
                 t.data.push(("evidence", "replica".into()));
+                t.data.push(("server", server.to_string()));
             }
-        }
-    }
-
-    fn replica_header(&self) -> String {
-        match self.f.replica {
-            Some(r) if r.cut => self.say(
-                "replica · link cut: later writes never arrive",
-                "副本 · 复制链路已断开：之后的写入不会到达",
-            ),
-            Some(r) => self.say(
-                format!("replica · lag {} ticks · {} writes behind", r.lag, r.behind),
-                format!(
-                    "副本 · 延迟 {} 个时钟单位 · 落后 {} 次写入",
-                    r.lag, r.behind
-                ),
-            ),
-            None => self.say("replica", "副本"),
         }
     }
 
@@ -56,7 +46,9 @@ impl Builder<'_> {
         let g = self.g;
         let (x, y, w, h) = self.row_box(gh.row, gh.depth);
         let k = format!("e:{}", gh.id);
-        let (stroke, evidence) = if gh.phantom {
+        let (stroke, evidence) = if gh.phantom && server_of_id(&gh.id).0 > 0 {
+            (VIOLATION, "replica-missing")
+        } else if gh.phantom {
             (VIOLATION, "watch-missing")
         } else if gh.expired {
             (VIOLATION, "expired")
@@ -93,7 +85,9 @@ impl Builder<'_> {
             return;
         }
         let size = g.row_size();
+        let copy = gh.phantom && server_of_id(&gh.id).0 > 0;
         let word = match (gh.phantom, gh.expired, gh.lost) {
+            (true, _, _) if copy => self.say("missing here: not replicated", "此处缺失：尚未复制"),
             (true, _, _) => self.say("no such node · watched", "节点不存在 · 被监视"),
             (_, true, _) => self.say("expired", "已过期"),
             (_, _, true) => self.say("lost in the failover", "故障转移中丢失"),
@@ -118,7 +112,7 @@ impl Builder<'_> {
             },
             Some(evidence),
         );
-        let name = if gh.phantom {
+        let name = if gh.phantom && !copy {
             gh.id.clone()
         } else {
             crate::narrate::short_name(&gh.name)

@@ -10,7 +10,9 @@ mod cards;
 mod ghosts;
 mod marks;
 mod resource;
+mod servers;
 mod service;
+mod watches;
 mod wires;
 
 use super::frame::Frame;
@@ -28,13 +30,8 @@ pub struct Opts {
 
 /// The frame's scene.
 pub fn scene(f: &Frame, o: &Opts) -> Scene {
-    let g = Geometry::new(
-        o.w,
-        o.h,
-        f.clients.len(),
-        rows_needed(f) + usize::from(replica_row(f).is_some()),
-        f.resource.used,
-    );
+    let mut g = Geometry::new(o.w, o.h, f.clients.len(), rows_needed(f), f.resource.used);
+    g.split_servers(&servers::first_rows(f), rows_needed(f));
     let mut b = Builder {
         f,
         g: &g,
@@ -74,16 +71,11 @@ fn rows_needed(f: &Frame) -> usize {
     f.tree
         .iter()
         .map(|r| r.row + 1)
+        .chain(f.headers.iter().map(|(r, _)| r + 1))
         .chain(f.ghosts.iter().map(|g| g.row + 1))
         .max()
         .unwrap_or(0)
         .max(f.rows)
-}
-
-/// A row for the replica's header when the replica holds nothing the plan gave rows to.
-pub(crate) fn replica_row(f: &Frame) -> Option<usize> {
-    let has_group = f.headers.iter().any(|(_, p)| p.starts_with("replica:"));
-    (f.replica.is_some() && !has_group).then(|| rows_needed(f))
 }
 
 pub(crate) struct Builder<'a> {

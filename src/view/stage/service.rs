@@ -15,22 +15,26 @@ impl Builder<'_> {
     pub fn service(&mut self) {
         let (g, f) = (self.g, self.f);
         let s = g.service;
-        self.push(
-            Item::new(
-                "svc",
-                Shape::Rect {
-                    x: s.x,
-                    y: s.y,
-                    w: s.w,
-                    h: s.h,
-                    rx: 10.0,
-                },
-                "ls-service",
-            )
-            .fill("#f6f7f9")
-            .stroke("#c2c8d0")
-            .attr("stroke-width", "1.5"),
-        );
+        if self.several() {
+            self.server_frames();
+        } else {
+            self.push(
+                Item::new(
+                    "svc",
+                    Shape::Rect {
+                        x: s.x,
+                        y: s.y,
+                        w: s.w,
+                        h: s.h,
+                        rx: 10.0,
+                    },
+                    "ls-service",
+                )
+                .fill("#f6f7f9")
+                .stroke("#c2c8d0")
+                .attr("stroke-width", "1.5"),
+            );
+        }
         let look = f.service.look();
         let title = match (look.contents, f.stamp) {
             (Some([en, zh]), _) => self.say(
@@ -40,7 +44,12 @@ impl Builder<'_> {
             (None, Some((k, v))) => format!("{} · {k} {v}", look.product),
             (None, None) => look.product.into(),
         };
+        let (title, ink) = match self.first_server_title(look.product) {
+            Some((t, down)) => (t, Self::server_ink(down)),
+            None => (title, INK),
+        };
         let big = g.ty.big;
+        let several = self.several();
         let t = self.label(
             "svc:title".into(),
             s.x + 12.0,
@@ -48,11 +57,19 @@ impl Builder<'_> {
             big,
             Anchor::Start,
             &title,
-            s.w - 24.0,
+            s.w - 24.0
+                - if self.several() {
+                    super::servers::PEER_LANE
+                } else {
+                    0.0
+                },
             "ls-service__title",
         );
-        t.fill = Some(INK);
+        t.fill = Some(ink);
         t.attrs.push(("font-weight", "600".into()));
+        if several {
+            t.data.push(("server", "0".into()));
+        }
         self.headers();
         for r in &f.tree {
             let first = self.items.len();
@@ -73,7 +90,17 @@ impl Builder<'_> {
         let g = self.g;
         let x = g.service.x + 8.0 + self.indent(depth);
         let h = (g.row_h - 4.0).max(2.0);
-        (x, g.row(row) - h / 2.0, g.service.right() - 8.0 - x, h)
+        let lane = if self.several() {
+            super::servers::PEER_LANE
+        } else {
+            0.0
+        };
+        (
+            x,
+            g.row(row) - h / 2.0,
+            g.service.right() - 8.0 - lane - x,
+            h,
+        )
     }
 
     fn entry(&mut self, r: &EntryRow) {

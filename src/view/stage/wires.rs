@@ -1,23 +1,33 @@
-//! Wires, messages and watches. Each client's wire runs to the service (cut in two with a mark
-//! while partitioned); a message is a dot on its wire at its place between its send and
-//! delivery ticks — a request filled, a reply hollow, a watch event a diamond, a heartbeat a
-//! small ring — and a lost one is crossed out. A watch is a curve from its entry's row to its
-//! watcher (dashed on the entry, dotted on its children, red on a node that does not exist);
-//! the watches the last change fired are drawn solid, and during the step that fires them a
-//! pulse runs from the entry to each watcher.
+//! Wires and messages. Each client's wire runs to the box of the server it talks to (cut in two
+//! with a mark while partitioned); a message is a dot on its wire at its place between its send
+//! and delivery ticks — a request filled, a reply hollow, a watch event a diamond, a heartbeat a
+//! small ring — and a lost one is crossed out. A message between servers runs on the lane
+//! between their boxes, labelled with what it carries.
 
 use super::Builder;
 use crate::view::frame::MessageDot;
 use crate::view::palette::{self, MUTED, VIOLATION};
-use crate::view::plan::GHOST_STEPS;
-use crate::view::scene::{Anchor, Enter, Item, Shape};
+use crate::view::scene::{Anchor, Item, Shape};
 
 const WIRE: &str = "#c5cad3";
 
 impl Builder<'_> {
+    /// Client `c`'s wire: from its card to the box of the server it talks to (level with the
+    /// card when the box reaches that high, else slanting to the box's nearest point).
+    pub(crate) fn wire_ends(&self, c: usize) -> ((f32, f32), (f32, f32)) {
+        let ((x0, y), (x1, _)) = self.g.wire(c);
+        if !self.several() {
+            return ((x0, y), (x1, y));
+        }
+        let s = self.f.clients.get(c).map_or(0, |r| r.server);
+        let b = self.server_box(s);
+        let margin = (b.h / 2.0).min(12.0);
+        ((x0, y), (x1, y.clamp(b.y + margin, b.bottom() - margin)))
+    }
+
     pub fn wires(&mut self) {
         for c in &self.f.clients {
-            let ((x0, y), (x1, _)) = self.g.wire(c.id);
+            let ((x0, y0), (x1, y1)) = self.wire_ends(c.id);
             let k = format!("wire{}", c.id);
             if !c.partitioned {
                 self.push(
@@ -25,19 +35,22 @@ impl Builder<'_> {
                         k,
                         Shape::Line {
                             x1: x0,
-                            y1: y,
+                            y1: y0,
                             x2: x1,
-                            y2: y,
+                            y2: y1,
                         },
                         "ls-wire",
                     )
                     .stroke(WIRE)
                     .attr("stroke-width", "2")
-                    .data("client", c.id.to_string()),
+                    .data("client", c.id.to_string())
+                    .data("server", c.server.to_string()),
                 );
                 continue;
             }
+            let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
             let mid = (x0 + x1) / 2.0;
+            let y = at(mid);
             let gap = 8.0;
             for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
                 self.push(
@@ -45,9 +58,9 @@ impl Builder<'_> {
                         format!("{k}:{i}"),
                         Shape::Line {
                             x1: a,
-                            y1: y,
+                            y1: at(a),
                             x2: b,
-                            y2: y,
+                            y2: at(b),
                         },
                         "ls-wire ls-wire--cut",
                     )
@@ -115,19 +128,26 @@ impl Builder<'_> {
         }
     }
 
-    /// Where a message is: on its client's wire, or on the way to the resource.
+    /// Where a message is: on its client's wire, on the way to the resource, or on the lane
+    /// between two servers.
     fn dot_at(&self, m: &MessageDot) -> Option<(f32, f32)> {
+        if let Some((from, to)) = m.peer {
+            return Some(self.on_peer_link(from, to, m.progress));
+        }
         let c = m.client?;
         let p = if m.inbound {
             1.0 - m.progress
         } else {
             m.progress
         };
-        Some(if m.to_resource {
-            self.g.to_resource(c, p)
-        } else {
-            self.g.on_wire(c, p)
-        })
+        if m.to_resource {
+            return Some(self.g.to_resource(c, p));
+        }
+        let ((x0, y0), (x1, y1)) = self.wire_ends(c);
+        Some((
+            x0 + (x1 - x0) * p.clamp(0.0, 1.0),
+            y0 + (y1 - y0) * p.clamp(0.0, 1.0),
+        ))
     }
 
     /// Where each message's label goes on a shared wire: above it, below it when another label
@@ -137,7 +157,7 @@ impl Builder<'_> {
         msgs.iter()
             .map(|m| {
                 let (c, (x, _)) = (m.client?, self.dot_at(m)?);
-                if m.heartbeat || m.to_resource || m.lost {
+                if m.heartbeat || m.to_resource || m.lost || m.peer.is_some() {
                     return None;
                 }
                 let half =
@@ -157,7 +177,10 @@ impl Builder<'_> {
     fn dot(&mut self, m: &MessageDot, transient: bool, above: Option<bool>) {
         let Some((x, y)) = self.dot_at(m) else { return };
         let c = m.client.unwrap_or(0);
-        let colour = palette::client_colour(c);
+        let colour = match m.peer {
+            Some(_) => "#5b6475",
+            None => palette::client_colour(c),
+        };
         let r = (self.g.lane_h * 0.1).clamp(3.0, 6.5);
         let k = format!("m{}", m.id);
         let event = m.event;
@@ -206,7 +229,24 @@ impl Builder<'_> {
         }
         self.push(dot);
         let room = self.g.lane_h >= self.g.ty.small as f32 * 2.3;
-        if m.lost {
+        if m.lost && m.peer.is_some() {
+            let t = self.text(
+                format!("{k}:x"),
+                x - r - 4.0,
+                y + self.g.ty.small as f32 * 0.35,
+                self.g.ty.small,
+                Anchor::End,
+                vec![(format!("{} ×", m.op), true)],
+                true,
+                "ls-msg__lost",
+            );
+            t.fill = Some(VIOLATION);
+            t.attrs.push(("paint-order", "stroke".into()));
+            t.attrs.push(("stroke", "#ffffff".into()));
+            t.attrs.push(("stroke-width", "4".into()));
+            t.data.push(("evidence", "peer-lost".into()));
+            t.transient = transient;
+        } else if m.lost {
             let t = self.text(
                 format!("{k}:x"),
                 x,
@@ -219,6 +259,22 @@ impl Builder<'_> {
             );
             t.fill = Some(VIOLATION);
             t.data.push(("evidence", "reply-lost".into()));
+            t.transient = transient;
+        } else if m.peer.is_some() {
+            let t = self.text(
+                format!("{k}:t"),
+                x - r - 4.0,
+                y + self.g.ty.small as f32 * 0.35,
+                self.g.ty.small,
+                Anchor::End,
+                vec![(m.op.clone(), false)],
+                true,
+                "ls-msg__op ls-msg__op--peer",
+            );
+            t.fill = Some(palette::INK);
+            t.attrs.push(("paint-order", "stroke".into()));
+            t.attrs.push(("stroke", "#ffffff".into()));
+            t.attrs.push(("stroke-width", "4".into()));
             t.transient = transient;
         } else if let (true, Some(up)) = (room, above) {
             let half = crate::view::geometry::Type::width(&m.op, self.g.ty.small, true) / 2.0;
@@ -275,121 +331,6 @@ impl Builder<'_> {
             // The message this step delivered is at its end: drawn only while the step animates.
             let arrived = i >= f.messages.len();
             self.dot(m, arrived, places[i]);
-        }
-    }
-
-    /// The y of an entry, ghost or missing node by path.
-    fn row_y(&self, path: &str) -> Option<(f32, usize)> {
-        let f = self.f;
-        f.tree
-            .iter()
-            .find(|r| r.id == path)
-            .map(|r| (r.row, r.depth))
-            .or_else(|| {
-                f.ghosts
-                    .iter()
-                    .find(|g| g.id == path)
-                    .map(|g| (g.row, g.depth))
-            })
-            .or_else(|| {
-                f.headers
-                    .iter()
-                    .find(|(_, p)| p == path)
-                    .map(|(row, _)| (*row, 0))
-            })
-            .map(|(row, depth)| (self.g.row(row), depth))
-    }
-
-    pub fn watches(&mut self) {
-        let f = self.f;
-        let recent = f.firing.as_ref().filter(|x| f.step < x.step + GHOST_STEPS);
-        for w in &f.watches {
-            let Some((ry, _)) = self.row_y(&w.path) else {
-                continue;
-            };
-            let evidence = if w.on_missing {
-                "watches watch-missing"
-            } else {
-                "watches"
-            };
-            let dash = if w.child { "2 4" } else { "7 4" };
-            let colour = if w.on_missing {
-                VIOLATION
-            } else {
-                palette::client_colour(w.client)
-            };
-            let curve = self.curve(w.client, ry);
-            self.push(
-                Item::new(
-                    format!("w{}:{}:{}", w.client, w.path, w.child),
-                    curve,
-                    "ls-watch",
-                )
-                .stroke(colour)
-                .attr("stroke-width", "2")
-                .attr("stroke-dasharray", dash)
-                .fill("none")
-                .data("evidence", evidence)
-                .data("client", w.client.to_string()),
-            );
-        }
-        if let Some(x) = recent {
-            if let Some((ry, _)) = self.row_y(&x.path) {
-                for c in &x.watchers {
-                    let curve = self.curve(*c, ry);
-                    self.push(
-                        Item::new(
-                            format!("fired{}:{}", x.step, c),
-                            curve,
-                            "ls-watch ls-watch--fired",
-                        )
-                        .stroke(palette::client_colour(*c))
-                        .attr("stroke-width", "3.5")
-                        .fill("none")
-                        .data("evidence", "firing"),
-                    );
-                }
-            }
-        }
-        self.pulses();
-    }
-
-    /// A watch's curve from the service's edge at `ry` to the watcher's card.
-    fn curve(&self, client: usize, ry: f32) -> Shape {
-        let (x1, y1) = (self.g.service.x + 2.0, ry);
-        let (x2, y2) = (
-            self.g.clients.right() + 3.0,
-            self.g.lane(client) + (self.g.lane_h / 5.0).min(10.0),
-        );
-        Shape::Curve {
-            x1,
-            y1,
-            qx: x2 + (x1 - x2) * 0.75,
-            qy: (y1 + y2 * 2.0) / 3.0,
-            x2,
-            y2,
-        }
-    }
-
-    /// During the step that fires watches: a pulse from the entry to each watcher's wire.
-    fn pulses(&mut self) {
-        let f = self.f;
-        for (i, (c, path)) in f.fired_now.iter().enumerate() {
-            let Some((ry, _)) = self.row_y(path) else {
-                continue;
-            };
-            let (_, (x1, y)) = self.g.wire(*c);
-            let r = (self.g.lane_h * 0.12).clamp(4.0, 8.0);
-            let pulse = Item::new(
-                format!("pulse{}:{i}", f.step),
-                Shape::Circle { cx: x1, cy: y, r },
-                "ls-pulse",
-            )
-            .fill(palette::client_colour(*c))
-            .stroke("#1d2330")
-            .enter(Enter::From(self.g.service.x + 6.0, ry))
-            .transient();
-            self.push(pulse);
         }
     }
 }

@@ -1,0 +1,62 @@
+//! Narration templates (en, zh) for what happens between a service's servers and to a server
+//! itself: a replication message applied or refused, a server's crash and restart, a network
+//! split among nodes and its heal.
+
+use super::Key;
+
+pub fn covers(k: Key) -> bool {
+    matches!(
+        k,
+        Key::PeerApplied
+            | Key::PeerSent
+            | Key::PeerGap
+            | Key::PeerDropped
+            | Key::ServerCrash
+            | Key::ServerRestart
+            | Key::ServerRestartDisk
+            | Key::CmdSplit
+            | Key::CmdHealSplit
+    )
+}
+
+pub fn template(k: Key) -> (&'static str, &'static str) {
+    match k {
+        Key::PeerApplied => (
+            "{a} applies the replication stream it received: “{b}”.",
+            "{a} 应用收到的复制流：“{b}”。",
+        ),
+        Key::PeerSent => (
+            "{a}'s replication buffer sends its replica what it already answered: “{b}”.",
+            "{a} 的复制缓冲区把已经应答过的写入发给副本：“{b}”。",
+        ),
+        Key::PeerGap => (
+            "{a} gets part of the replication stream after a gap (an earlier part was lost): the link is broken and it applies nothing more.",
+            "{a} 收到的复制流中间有缺口（之前的一段丢失了）：复制链路断开，之后什么都不再应用。",
+        ),
+        Key::PeerDropped => (
+            "{a} is no replica any more (it was promoted): part of its old primary's replication stream arrives and is dropped.",
+            "{a} 已不再是副本（它被提升了）：旧主节点的一段复制流到达后被丢弃。",
+        ),
+        Key::ServerCrash => (
+            "Fault: server {a} crashes. What it held in memory is gone ({b}); messages to it are lost until it restarts.",
+            "故障：服务器 {a} 崩溃。它内存中的数据都没了（{b}）；发往它的消息在它重启前都会丢失。",
+        ),
+        Key::ServerRestart => (
+            "Server {a} starts again, empty: without persistence every key it had is gone.",
+            "服务器 {a} 重新启动，数据为空：没有持久化，它原有的键全部消失。",
+        ),
+        Key::ServerRestartDisk => (
+            "Server {a} starts again and loads what its disk had when it crashed.",
+            "服务器 {a} 重新启动，并加载崩溃时磁盘上的数据。",
+        ),
+        Key::CmdSplit => (
+            "Fault: the network splits: {a} on one side, every other node on the other. Messages across the split are lost.",
+            "故障：网络分区：{a} 在一侧，其余节点在另一侧。跨越分区的消息都会丢失。",
+        ),
+        Key::CmdHealSplit => (
+            "The network split heals: every node can reach every other again.",
+            "网络分区恢复：所有节点又能互相通信了。",
+        ),
+        _ => ("", ""),
+    }
+}

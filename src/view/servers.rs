@@ -1,0 +1,87 @@
+//! The lock service's servers as a frame shows them: each one's name, role and state line in
+//! the reader's language, whether it is down, and the links between servers (cut by a split or
+//! a crash), so the stage can draw a box per server and the messages between them.
+
+use crate::services::{ReplicaState, Role, ServerId};
+use crate::sim::types::Node;
+use crate::sim::{Lang, World};
+
+/// One server on the stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerView {
+    pub id: ServerId,
+    pub name: String,
+    pub role: Role,
+    /// "redis-2 · replica · lag 2 ticks · 1 write behind".
+    pub label: String,
+    pub down: bool,
+}
+
+/// A link between two servers, and whether the network cuts it now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    pub a: ServerId,
+    pub b: ServerId,
+    pub cut: bool,
+}
+
+/// The servers, in id order.
+pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
+    let zh = lang == Lang::Zh;
+    let replica = w.service.replica();
+    w.service
+        .servers()
+        .into_iter()
+        .map(|s| {
+            let role = s.role.words()[usize::from(zh)];
+            let mut label = format!("{} · {role}", s.name);
+            if s.role == Role::Replica {
+                if let Some(note) = replica_note(replica, zh) {
+                    label = format!("{label} · {note}");
+                }
+            }
+            if let Some(note) = &s.note {
+                label = format!("{label} · {}", note[usize::from(zh)]);
+            }
+            ServerView {
+                id: s.id,
+                name: s.name,
+                role: s.role,
+                label,
+                down: s.role == Role::Down,
+            }
+        })
+        .collect()
+}
+
+/// What a replica's header says of its copy.
+fn replica_note(r: Option<ReplicaState>, zh: bool) -> Option<String> {
+    let r = r?;
+    Some(match (r.cut, zh) {
+        (true, false) => "link broken: later writes never arrive".into(),
+        (true, true) => "复制链路已断开：之后的写入不会到达".into(),
+        (false, false) => {
+            let writes = if r.behind == 1 { "write" } else { "writes" };
+            format!("{} {writes} behind · lag {} ticks", r.behind, r.lag)
+        }
+        (false, true) => format!("落后 {} 次写入 · 延迟 {} 个时钟单位", r.behind, r.lag),
+    })
+}
+
+/// Every pair of servers of a multi-server service, cut when the network loses what one sends
+/// the other.
+pub fn links(w: &World, servers: &[ServerView]) -> Vec<Link> {
+    let mut out = Vec::new();
+    for (i, a) in servers.iter().enumerate() {
+        for b in &servers[i + 1..] {
+            let (na, nb) = (Node::Server(a.id), Node::Server(b.id));
+            let cut = w.net.cuts(na, nb) || w.net.cuts(nb, na) || a.down || b.down;
+            out.push(Link {
+                a: a.id,
+                b: b.id,
+                cut,
+            });
+        }
+    }
+    out
+}
