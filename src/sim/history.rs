@@ -71,6 +71,9 @@ impl Run {
             let client = match a {
                 Action::Timer(c, _) => Some(*c),
                 Action::Command(cmd) => {
+                    if let Some(why) = cmd.nodes_bad(n) {
+                        return Err(format!("forced action at step {step}: {why}"));
+                    }
                     if !cmd.ticks_ok() {
                         return Err(format!(
                             "forced action at step {step}: a duration beyond {} ticks",

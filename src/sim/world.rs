@@ -168,8 +168,7 @@ impl World {
             self.metrics.lost_messages += 1;
             if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) = (e.from, e.to, &e.payload)
             {
-                let p = p.clone();
-                self.service.peer_lost(self.now, a, b, &p);
+                self.service.peer_lost(self.now, a, b, p);
             }
         }
         id

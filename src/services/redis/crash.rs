@@ -61,7 +61,7 @@ impl Redis {
         let Some(p) = self.pair_mut() else {
             return false;
         };
-        if !p.down[usize::from(s)] {
+        if !p.down.get(usize::from(s)).copied().unwrap_or(false) {
             return false;
         }
         p.down[usize::from(s)] = false;
