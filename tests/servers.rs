@@ -291,3 +291,32 @@ fn faults_naming_a_server_the_service_does_not_have_do_not_apply() {
     );
     assert_eq!(roles(&sim), [Role::Primary, Role::Replica]);
 }
+
+#[test]
+fn a_paused_primary_handles_nothing_and_sends_nothing_until_it_runs_again() {
+    let faults = vec![at(
+        2,
+        Command::PauseServer {
+            server: 0,
+            ticks: 100,
+        },
+    )];
+    let mut sim = Simulation::new(redis(faults));
+    sim.run_steps(3000);
+    let handled: Vec<u64> = sim
+        .records()
+        .iter()
+        .filter(|r| matches!(r.narration.key, Key::SvcRequest | Key::PeerSent))
+        .map(|r| r.time)
+        .collect();
+    assert!(!handled.is_empty());
+    assert!(
+        handled.iter().all(|t| *t <= 2 || *t >= 102),
+        "nothing handled while paused: {handled:?}"
+    );
+    let sent = sim
+        .records()
+        .iter()
+        .find(|r| r.narration.key == Key::PeerSent);
+    assert!(sent.expect("the stream leaves after the pause").time >= 102);
+}

@@ -1,5 +1,5 @@
 //! Swarm test for Redis on two servers: many seeds, each drawing clients, timings, a replica
-//! lag and server faults — a server's crash and restart (from disk or empty), a split of any
+//! lag and server faults — a server's crash, pause and restart (from disk or empty), a split of any
 //! clients and servers from the rest, a failover. Whatever happens:
 //! - the service never has two owners in its own view (ownership monitor);
 //! - a lost update only ever follows two believers (belief monitor);
@@ -27,8 +27,15 @@ fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
     let later = at + rng.range(1, 400);
     let t = |at, command| TimedCommand { at, command };
     let server = rng.range(0, 1) as u8;
-    match rng.range(0, 4) {
+    match rng.range(0, 5) {
         0 => vec![t(at, Command::Failover)],
+        4 => vec![t(
+            at,
+            Command::PauseServer {
+                server,
+                ticks: rng.range(1, 3000),
+            },
+        )],
         1 => vec![t(at, Command::CrashServer { server })],
         2 => vec![
             t(at, Command::CrashServer { server }),

@@ -126,6 +126,7 @@ pub enum Key {
     ServerCrash,
     ServerRestart,
     ServerRestartDisk,
+    CmdPauseServer,
     /// A partition splits any set of nodes from the rest.
     CmdSplit,
     CmdHealSplit,
@@ -255,7 +256,8 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 65] = [
+pub const ALL_KEYS: [Key; 66] = [
+    Key::CmdPauseServer,
     Key::PeerSent,
     Key::ServerRestartDisk,
     Key::PeerDropped,

@@ -14,6 +14,7 @@ pub fn covers(k: Key) -> bool {
             | Key::ServerCrash
             | Key::ServerRestart
             | Key::ServerRestartDisk
+            | Key::CmdPauseServer
             | Key::CmdSplit
             | Key::CmdHealSplit
     )
@@ -48,6 +49,10 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
         Key::ServerRestartDisk => (
             "Server {a} starts again and loads what its disk had when it crashed.",
             "服务器 {a} 重新启动，并加载崩溃时磁盘上的数据。",
+        ),
+        Key::CmdPauseServer => (
+            "Fault: server {a} stops for {n} ticks (a long GC pause, a stopped VM). It handles nothing; messages to it wait.",
+            "故障：服务器 {a} 停顿 {n} 个时钟单位（长时间 GC 停顿、虚拟机被挂起）。它什么都不处理；发给它的消息都在等待。",
         ),
         Key::CmdSplit => (
             "Fault: the network splits: {a} on one side, every other node on the other. Messages across the split are lost.",

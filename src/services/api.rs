@@ -162,6 +162,9 @@ pub trait LockService {
     ) -> Option<Narration> {
         None
     }
+    /// Server `s` is paused until `until`: the service defers its own timers on it (messages
+    /// to it wait in the network meanwhile).
+    fn pause_server(&mut self, _s: ServerId, _until: Tick) {}
     /// Server `s` starts again, from its disk or empty.
     fn restart_server(
         &mut self,

@@ -77,6 +77,11 @@ macro_rules! peers {
                 } )* )* }
             }
 
+            /// Server `s` is paused until `until`.
+            pub fn pause_server(&mut self, s: ServerId, until: Tick) {
+                match self { $( $( #[$attr] Service::$v(x) => LockService::pause_server(x, s, until), )* )* }
+            }
+
             /// Server `s` starts again, from its disk or empty.
             pub fn restart_server(&mut self, now: Tick, s: ServerId, keep_disk: bool, out: &mut Out) -> Option<Narration> {
                 match self { $( $( #[$attr] Service::$v(x) => {

@@ -53,6 +53,12 @@ pub enum Command {
     CrashServer {
         server: ServerId,
     },
+    /// One server stops for `ticks` (a long GC pause, a stopped VM): it handles nothing, and
+    /// messages to it wait until it runs again.
+    PauseServer {
+        server: ServerId,
+        ticks: Tick,
+    },
     /// A crashed server starts again, from its disk (`keep_disk`) or empty.
     RestartServer {
         server: ServerId,
@@ -87,7 +93,9 @@ impl Command {
     /// Durations and latencies within [`MAX_TICKS`].
     pub fn ticks_ok(&self) -> bool {
         match self {
-            Command::Pause { ticks, .. } => *ticks <= MAX_TICKS,
+            Command::Pause { ticks, .. } | Command::PauseServer { ticks, .. } => {
+                *ticks <= MAX_TICKS
+            }
             Command::Latency { min, max } => *min <= MAX_TICKS && *max <= MAX_TICKS,
             _ => true,
         }
@@ -97,7 +105,9 @@ impl Command {
     pub fn nodes_bad(&self, n: usize) -> Option<String> {
         let server_ok = |s: &ServerId| usize::from(*s) < crate::services::MAX_SERVERS;
         match self {
-            Command::CrashServer { server } | Command::RestartServer { server, .. }
+            Command::CrashServer { server }
+            | Command::RestartServer { server, .. }
+            | Command::PauseServer { server, .. }
                 if !server_ok(server) =>
             {
                 Some(format!(
@@ -137,6 +147,7 @@ impl Command {
             Command::Latency { .. }
             | Command::Failover
             | Command::CrashServer { .. }
+            | Command::PauseServer { .. }
             | Command::RestartServer { .. }
             | Command::Split { .. }
             | Command::HealSplit => None,

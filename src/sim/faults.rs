@@ -6,7 +6,7 @@ use super::network::Latency;
 use super::scenario::Command;
 use std::collections::BTreeSet;
 
-use super::types::{ClientId, Node, Payload};
+use super::types::{ClientId, Node, Payload, Tick};
 use super::world::World;
 use crate::narrate::{Key, Narration};
 use crate::services::Out;
@@ -68,6 +68,7 @@ impl World {
             Command::RestartServer { server, keep_disk } => {
                 self.server_event(*server, Some(*keep_disk), fired)
             }
+            Command::PauseServer { server, ticks } => self.pause_server(*server, *ticks),
             Command::Split { clients, servers } => self.split(clients, servers),
             Command::HealSplit => {
                 self.net.split = None;
@@ -167,6 +168,25 @@ impl World {
         said.unwrap_or_else(|| {
             Narration::new(Key::NotApplicable, None).a(format!("a server {what}"))
         })
+    }
+
+    /// Server `s` stops for `ticks`: deliveries to it wait (the scheduler), and the service
+    /// defers its own timers on it.
+    fn pause_server(&mut self, s: ServerId, ticks: Tick) -> Narration {
+        let name = self.service.servers().into_iter().find(|i| i.id == s);
+        let Some(name) = name.filter(|i| i.role != crate::services::Role::Down) else {
+            return Narration::new(Key::NotApplicable, None).a(format!("pausing server {}", s + 1));
+        };
+        let until = self.now.saturating_add(ticks);
+        let i = usize::from(s);
+        if self.server_paused.len() <= i {
+            self.server_paused.resize(i + 1, 0);
+        }
+        self.server_paused[i] = self.server_paused[i].max(until);
+        self.service.pause_server(s, until);
+        Narration::new(Key::CmdPauseServer, None)
+            .a(name.name)
+            .n(ticks as i64)
     }
 
     /// A partition: these clients and servers on one side, every other node on the other.

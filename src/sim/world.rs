@@ -74,6 +74,8 @@ pub struct World {
     pub created_now: Vec<String>,
     /// Requests to the service wait until then (a leader election in progress).
     pub stall_until: Tick,
+    /// Per server, the tick until which it is paused (messages to it wait).
+    pub server_paused: Vec<Tick>,
 }
 
 /// The timed commands by time; stable: commands at the same tick keep their order.
@@ -112,6 +114,7 @@ impl World {
             deleted_now: Vec::new(),
             created_now: Vec::new(),
             stall_until: 0,
+            server_paused: Vec::new(),
         };
         w.boot();
         w
@@ -188,7 +191,10 @@ impl World {
                     super::client::Proc::Paused { until } => e.deliver_at.max(until),
                     _ => e.deliver_at,
                 },
-                Node::Server(_) => e.deliver_at.max(self.stall_until),
+                Node::Server(s) => {
+                    let paused = self.server_paused.get(usize::from(s)).copied();
+                    e.deliver_at.max(self.stall_until).max(paused.unwrap_or(0))
+                }
                 _ => e.deliver_at,
             };
             (at, Action::Deliver(e.id))

@@ -122,6 +122,9 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
             } else {
                 view! {
                     <button class="ls-fault" data-act="crash-server" on:click=act(Command::CrashServer { server: s })>{tr(app, "act.crash_server")}</button>
+                    <button class="ls-fault" data-act="pause-server" on:click=move |_| { app.inject(Command::PauseServer { server: s, ticks: app.pause_ticks.get_untracked() }); app.pop.set(None); }>
+                        {move || format!("{} {}", t("act.pause", app.lang.get()), app.pause_ticks.get())}
+                    </button>
                 }.into_any()
             }}
             {move || if split() {

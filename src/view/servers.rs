@@ -3,7 +3,7 @@
 //! a crash), so the stage can draw a box per server and the messages between them.
 
 use crate::services::{ReplicaState, Role, ServerId};
-use crate::sim::types::Node;
+use crate::sim::types::{Node, Tick};
 use crate::sim::{Lang, World};
 
 /// One server on the stage.
@@ -15,6 +15,8 @@ pub struct ServerView {
     /// "redis-2 · replica · lag 2 ticks · 1 write behind".
     pub label: String,
     pub down: bool,
+    /// Paused until then (it handles nothing meanwhile).
+    pub paused_until: Option<Tick>,
 }
 
 /// A link between two servers, and whether the network cuts it now.
@@ -43,12 +45,21 @@ pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
             if let Some(note) = &s.note {
                 label = format!("{label} · {}", note[usize::from(zh)]);
             }
+            let paused = w.server_paused.get(usize::from(s.id)).copied();
+            let paused_until = paused.filter(|t| *t > w.now && s.role != Role::Down);
+            if let Some(t) = paused_until {
+                label = match zh {
+                    true => format!("{label} · 停顿中，直到 t={t}"),
+                    false => format!("{label} · paused until t={t}"),
+                };
+            }
             ServerView {
                 id: s.id,
                 name: s.name,
                 role: s.role,
                 label,
                 down: s.role == Role::Down,
+                paused_until,
             }
         })
         .collect()

@@ -101,7 +101,7 @@ for (const clients of [10, 50, 200]) {
   const t = await stepTimes(browser, `${srv.url}?preset=queue&clients=${clients}`, 200);
   console.log(`step, ${clients} clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms; until painted median ${pct(t.painted, 0.5).toFixed(2)} ms, p95 ${pct(t.painted, 0.95).toFixed(2)} ms (200 steps)`);
 }
-for (const [preset, clients] of [['etcd-mutex', 50], ['redis-lease-pause', 50], ['sql-row-lock', 50]]) {
+for (const [preset, clients] of [['etcd-mutex', 50], ['redis-lease-pause', 50], ['sql-row-lock', 50], ['redis-split', 50]]) {
   const t = await stepTimes(browser, `${srv.url}full.html?preset=${preset}&clients=${clients}`, 200);
   console.log(`step, ${preset} (full bundle), ${clients} clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms (200 steps)`);
 }

@@ -322,6 +322,7 @@ impl Redis {
             .into_iter()
             .flatten()
             .min()
+            .map(|t| t.max(self.primary_paused_until()))
     }
 }
 

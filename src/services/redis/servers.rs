@@ -71,6 +71,8 @@ pub struct Pair {
     pub disks: [Option<super::crash::Disk>; 2],
     /// Full resyncs to send at once.
     pub sync: Vec<(ServerId, ServerId, Peer)>,
+    /// Per server, paused until then: the primary's expiry and replication buffer wait.
+    pub paused: [u64; 2],
 }
 
 impl Redis {
@@ -110,6 +112,13 @@ impl Redis {
         let mut out = std::mem::take(&mut p.sync);
         out.extend(stream);
         out
+    }
+
+    /// The primary's timers wait while it is paused.
+    pub fn primary_paused_until(&self) -> u64 {
+        self.pair
+            .as_ref()
+            .map_or(0, |p| p.paused[usize::from(p.primary.min(1))])
     }
 
     /// When the next buffered chunk leaves.

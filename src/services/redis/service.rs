@@ -242,6 +242,12 @@ impl LockService for Redis {
         };
         Some(Narration::new(key, None).a(name))
     }
+    fn pause_server(&mut self, s: crate::services::ServerId, until: Tick) {
+        if let Some(p) = self.pair.as_mut().filter(|_| s < 2) {
+            let i = usize::from(s);
+            p.paused[i] = p.paused[i].max(until);
+        }
+    }
     fn peer_label(m: &Peer) -> String {
         m.label()
     }

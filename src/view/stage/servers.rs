@@ -11,6 +11,9 @@ use crate::view::geometry::Rect;
 use crate::view::palette::{INK, MUTED, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
+/// A paused server's outline (a stopped process, as a paused client's card is marked).
+const PAUSED: &str = "#b26b00";
+
 /// The width of the lane between servers, on the column's right.
 pub(crate) const PEER_LANE: f32 = 30.0;
 
@@ -62,6 +65,11 @@ impl Builder<'_> {
     pub(super) fn server_frames(&mut self) {
         for (id, r) in self.server_boxes() {
             let down = self.f.servers.iter().any(|s| s.id == id && s.down);
+            let paused = self
+                .f
+                .servers
+                .iter()
+                .any(|s| s.id == id && s.paused_until.is_some());
             let mut item = Item::new(
                 format!("srv{id}"),
                 Shape::Rect {
@@ -81,6 +89,12 @@ impl Builder<'_> {
                 item = item
                     .attr("stroke-dasharray", "6 4")
                     .data("evidence", "server-down");
+            } else if paused {
+                item = item
+                    .stroke(PAUSED)
+                    .attr("stroke-width", "2.5")
+                    .attr("stroke-dasharray", "2 3")
+                    .data("evidence", "server-paused");
             }
             self.push(item);
         }
