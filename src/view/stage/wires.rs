@@ -229,23 +229,8 @@ impl Builder<'_> {
         }
         self.push(dot);
         let room = self.g.lane_h >= self.g.ty.small as f32 * 2.3;
-        if m.lost && m.peer.is_some() {
-            let t = self.text(
-                format!("{k}:x"),
-                x - r - 4.0,
-                y + self.g.ty.small as f32 * 0.35,
-                self.g.ty.small,
-                Anchor::End,
-                vec![(format!("{} ×", m.op), true)],
-                true,
-                "ls-msg__lost",
-            );
-            t.fill = Some(VIOLATION);
-            t.attrs.push(("paint-order", "stroke".into()));
-            t.attrs.push(("stroke", "#ffffff".into()));
-            t.attrs.push(("stroke-width", "4".into()));
-            t.data.push(("evidence", "peer-lost".into()));
-            t.transient = transient;
+        if m.peer.is_some() {
+            self.peer_label(m, (x - r - 4.0, y), transient);
         } else if m.lost {
             let t = self.text(
                 format!("{k}:x"),
@@ -259,22 +244,6 @@ impl Builder<'_> {
             );
             t.fill = Some(VIOLATION);
             t.data.push(("evidence", "reply-lost".into()));
-            t.transient = transient;
-        } else if m.peer.is_some() {
-            let t = self.text(
-                format!("{k}:t"),
-                x - r - 4.0,
-                y + self.g.ty.small as f32 * 0.35,
-                self.g.ty.small,
-                Anchor::End,
-                vec![(m.op.clone(), false)],
-                true,
-                "ls-msg__op ls-msg__op--peer",
-            );
-            t.fill = Some(palette::INK);
-            t.attrs.push(("paint-order", "stroke".into()));
-            t.attrs.push(("stroke", "#ffffff".into()));
-            t.attrs.push(("stroke-width", "4".into()));
             t.transient = transient;
         } else if let (true, Some(up)) = (room, above) {
             let half = crate::view::geometry::Type::width(&m.op, self.g.ty.small, true) / 2.0;
@@ -300,6 +269,34 @@ impl Builder<'_> {
             t.fill = Some(MUTED);
             t.transient = transient;
         }
+    }
+
+    /// A message between servers is labelled left of its dot, over the rows, on a white halo:
+    /// what it carries, in red and crossed out when it is lost.
+    fn peer_label(&mut self, m: &MessageDot, (x, y): (f32, f32), transient: bool) {
+        let (text, class, ink) = match m.lost {
+            true => (format!("{} ×", m.op), "ls-msg__lost", VIOLATION),
+            false => (m.op.clone(), "ls-msg__op ls-msg__op--peer", palette::INK),
+        };
+        let small = self.g.ty.small;
+        let t = self.text(
+            format!("m{}:{}", m.id, if m.lost { "x" } else { "t" }),
+            x,
+            y + small as f32 * 0.35,
+            small,
+            Anchor::End,
+            vec![(text, m.lost)],
+            true,
+            class,
+        );
+        t.fill = Some(ink);
+        t.attrs.push(("paint-order", "stroke".into()));
+        t.attrs.push(("stroke", "#ffffff".into()));
+        t.attrs.push(("stroke-width", "4".into()));
+        if m.lost {
+            t.data.push(("evidence", "peer-lost".into()));
+        }
+        t.transient = transient;
     }
 
     pub fn messages(&mut self) {
