@@ -110,6 +110,10 @@ impl Moment {
                 format!("Nothing is left that could ever happen: {c} waits forever."),
                 format!("再也不会有任何事件发生：{c} 将永远等待。"),
             ),
+            Kind::Stuck if self.m == 2 => pick(
+                format!("No progress for {n} ticks, longer than all the run's timers together: {c} is stuck waiting, unless a session is lost (the network keeps cutting off a client whose session owns nodes)."),
+                format!("{n} 个时钟单位没有任何进展，比本次运行所有计时器加起来还长：{c} 卡在等待中，除非某个会话丢失（网络不断切断一个以会话持有节点的客户端）。"),
+            ),
             Kind::Stuck => pick(
                 format!("No progress for {n} ticks, longer than all the run's timers together: {c} is stuck waiting."),
                 format!("{n} 个时钟单位没有任何进展，比本次运行所有计时器加起来还长：{c} 卡在等待中。"),

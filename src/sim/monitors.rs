@@ -5,7 +5,8 @@
 //!   past the session timeout causes, even with a correct recipe);
 //! - resource: an accepted write lost an update (or handed out a duplicate ID);
 //! - stuck: a client waits and nothing has moved for longer than every timer of the run
-//!   added up (see [`super::progress`]): "no progress for N ticks".
+//!   added up (see [`super::progress`]), counted from the end of the last pause, scripted
+//!   command or lease that could free it: "no progress for N ticks".
 
 use serde::{Deserialize, Serialize};
 
@@ -38,10 +39,23 @@ pub struct Monitors {
     pub quiet_limit: Tick,
     pub quiet_base: Tick,
     pub quiet_lease: Tick,
-    /// Whether an entry could expire when the fingerprint was last taken.
-    pub leases: bool,
+    /// When the last entry that could expire ran out, as of the fingerprint last taken
+    /// (`None`: none could).
+    pub expiry: Option<Tick>,
+    /// When the entries' leases run out as of the last change of the fingerprint, pause,
+    /// stall or scripted command (a failover may extend every lease): the quiet ticks count
+    /// from there (a waiter is not stuck while a lease blocking it can still run out). A lease
+    /// its live holder renews since (etcd's keep-alive) does not move it.
+    pub lease_end: Tick,
     /// The stuck verdict came from a dead end (nothing can ever happen again), not the clock.
     pub dead_end: bool,
+    /// The last tick a live client that owns entries through its session could not reach the
+    /// service (that session could expire and free them).
+    pub at_risk: Option<Tick>,
+    /// The stuck verdict came while such a session kept losing its connection within the
+    /// quiet ticks: the waiters are stuck unless a session is lost (on a network slow enough
+    /// to make sessions reconnect over and over, one may be lost much later, or never).
+    pub churn: bool,
 }
 
 impl Monitors {
@@ -88,33 +102,14 @@ fn owns_node(w: &World, c: &Client) -> bool {
 
 /// The clients that wait for the lock while nothing has moved for longer than the quiet
 /// limit; none while a scripted command is still to come, a process is paused or the service
-/// stalled (each of those ends and may free them); at once when nothing at all can happen
-/// any more. Otherwise the claim is "no progress for N ticks",
-/// not "never": on a network slow enough to make sessions reconnect over and over, one may
-/// still be lost much later and free a waiter. The exhaustive search has no clock: it finds
-/// states where no choice is left instead (see `explore`).
+/// stalled (each of those ends and may free them), and the quiet ticks count from the end of
+/// the last of those and of the leases that block (a lease may still run out); at once when
+/// nothing at all can happen any more. A verdict spoken while a session that owns entries kept
+/// losing its connection says so ([`Monitors::churn`]): only a lost session can free them then.
+/// The exhaustive search has no clock: it finds states where no choice is left instead (see
+/// `explore`).
 fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
-    // A heartbeat changes nothing the fingerprint sees (and most steps of a big run are one).
-    let (print, leases) = if heartbeat {
-        (w.monitors.progress, w.monitors.leases)
-    } else {
-        super::progress::fingerprint(w)
-    };
-    let pending = w.next_script < w.script.len()
-        || w.now < w.stall_until
-        || w.clients
-            .iter()
-            .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
-    let m = &mut w.monitors;
-    if m.stuck.is_none() {
-        m.quiet_limit = m.quiet_base + if leases { m.quiet_lease } else { 0 };
-    }
-    m.leases = leases;
-    if print != m.progress || pending {
-        m.progress = print;
-        m.quiet_since = w.now;
-    }
-    let quiet = w.now.saturating_sub(m.quiet_since) >= m.quiet_limit;
+    let (pending, quiet) = quiet_clock(w, heartbeat);
     if w.timeless {
         return Vec::new();
     }
@@ -123,14 +118,83 @@ fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
     if !end && (pending || !quiet) {
         return Vec::new();
     }
-    if w.monitors.stuck.is_none() {
-        w.monitors.dead_end = end;
+    let m = &mut w.monitors;
+    if m.stuck.is_none() {
+        m.dead_end = end;
+        m.churn = !end && m.at_risk.is_some_and(|t| t >= m.quiet_since);
     }
     w.clients
         .iter()
         .filter(|c| c.proc == Proc::Running && c.app.state == AppState::Acquiring)
         .map(|c| c.id)
         .collect()
+}
+
+/// Moves the stuck monitor's clock on by one frame: whether something outside the clients'
+/// own doing is still to come (a scripted command, a pause, a stall), and whether nothing has
+/// moved for the quiet limit.
+fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
+    // A heartbeat changes nothing the fingerprint sees (and most steps of a big run are one).
+    let (print, expiry) = if heartbeat {
+        (w.monitors.progress, w.monitors.expiry)
+    } else {
+        super::progress::fingerprint(w)
+    };
+    let pending = w.next_script < w.script.len()
+        || w.now < w.stall_until
+        || w.clients
+            .iter()
+            .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
+    let (at_risk, outside) = (session_at_risk(w), outside_until(w));
+    let m = &mut w.monitors;
+    if m.stuck.is_none() {
+        m.quiet_limit = m.quiet_base + if expiry.is_some() { m.quiet_lease } else { 0 };
+    }
+    m.expiry = expiry;
+    if print != m.progress || pending || outside >= w.now {
+        m.lease_end = expiry.unwrap_or(0);
+    }
+    if print != m.progress || pending {
+        m.progress = print;
+        m.quiet_since = w.now;
+    }
+    // Quiet ticks count from the end of the last pause, stall or scripted command and from the
+    // end of the leases: a client paused through them has not had its chance yet (a pause
+    // that ends with no step in between was not quiet time), nor one whose poll comes after
+    // the lease blocking it runs out.
+    m.quiet_since = m.quiet_since.max(outside).max(m.lease_end);
+    if at_risk {
+        m.at_risk = Some(w.now);
+    }
+    (
+        pending,
+        w.now.saturating_sub(m.quiet_since) >= m.quiet_limit,
+    )
+}
+
+/// A live client that owns entries through a session (ZooKeeper's ephemerals) cannot reach
+/// the service now: its session may expire and free them (on a network slow enough to make
+/// sessions reconnect over and over, one may be lost much later, or never).
+fn session_at_risk(w: &World) -> bool {
+    use crate::services::ConnState;
+    w.clients.iter().any(|c| {
+        c.proc == Proc::Running
+            && !matches!(c.lib.conn_state(), ConnState::Connected | ConnState::Closed)
+            && c.lib
+                .session()
+                .is_some_and(|s| w.service.session_entries(s) > 0)
+    })
+}
+
+/// When the last thing outside the clients' own doing ends or ended: a pause (while its
+/// process is still marked paused), the service's stall, the latest scripted command run.
+fn outside_until(w: &World) -> Tick {
+    let paused = w.clients.iter().filter_map(|c| match c.proc {
+        Proc::Paused { until } => Some(until),
+        _ => None,
+    });
+    let script = w.next_script.checked_sub(1).map(|i| w.script[i].at);
+    paused.chain(script).fold(w.stall_until, Tick::max)
 }
 
 /// Nothing can ever happen again: no message that can be delivered, no timer, no scripted

@@ -34,8 +34,9 @@ impl Hasher for Fnv {
 /// Changes whenever a client moves on (its app state, its recipe's phase, the node it owns),
 /// a lock entry appears, disappears or changes hands, or a watch is armed or fires. Not
 /// changed by heartbeats, lease renewals, tries that fail again or reconnect attempts, which a
-/// run that is going nowhere keeps doing for ever.
-pub fn fingerprint(w: &World) -> (u64, bool) {
+/// run that is going nowhere keeps doing for ever. Also the tick the last entry that can expire
+/// runs out (`None`: none can).
+pub fn fingerprint(w: &World) -> (u64, Option<Tick>) {
     let mut h = Fnv::new();
     for c in &w.clients {
         (c.proc == Proc::Crashed, c.app.state, c.app.acquisitions).hash(&mut h);
@@ -46,8 +47,8 @@ pub fn fingerprint(w: &World) -> (u64, bool) {
         )
             .hash(&mut h);
     }
-    let leases = w.service.progress(w.now, &mut h);
-    (h.finish(), leases)
+    let expiry = w.service.progress(w.now, &mut h);
+    (h.finish(), expiry)
 }
 
 /// A phase as progress sees it: asking, listing, creating and backing off before the next

@@ -63,6 +63,8 @@ pub struct MonitorView {
     pub quiet_limit: u64,
     /// The stuck verdict is certain: nothing can ever happen again.
     pub dead_end: bool,
+    /// The stuck verdict holds unless a session is lost (reconnect churn).
+    pub churn: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -230,6 +232,7 @@ fn monitors(w: &World) -> MonitorView {
         stuck_now: m.now.stuck.clone(),
         quiet_limit: m.quiet_limit,
         dead_end: m.dead_end,
+        churn: m.churn,
     }
 }
 
