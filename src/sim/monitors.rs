@@ -2,7 +2,8 @@
 //! - ownership: more than one client holds the lock *and* still owns its lock node
 //!   (mutual exclusion as the lock service sees it);
 //! - belief: more than one client believes it holds the lock (what a GC pause or a partition
-//!   past the session timeout causes, even with a correct recipe);
+//!   past the session timeout causes, even with a correct recipe): its recipe says it holds,
+//!   or its application works under the lock (reads, works, writes) whatever the recipe says;
 //! - resource: an accepted write lost an update (or handed out a duplicate ID);
 //! - stuck: a client waits and nothing has moved for longer than every timer of the run
 //!   added up (see [`super::progress`]), counted from the end of the last pause, scripted
@@ -217,7 +218,7 @@ pub fn check(w: &mut World, step: u64, heartbeat: bool) {
     let believers: Vec<ClientId> = w
         .clients
         .iter()
-        .filter(|c| c.alive() && c.recipe.holding())
+        .filter(|c| c.alive() && (c.recipe.holding() || c.app.under_lock()))
         .map(|c| c.id)
         .collect();
     let owners: Vec<ClientId> = believers
@@ -238,4 +239,34 @@ pub fn check(w: &mut World, step: u64, heartbeat: bool) {
         owners,
         stuck,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recipes::{naive::Naive, Phase, Recipe, RecipeKind};
+    use crate::sim::Scenario;
+
+    /// A recipe that lost track of its hold (the naive lock before issue 25's fix) must not
+    /// hide a second holder: the application working under the lock believes it holds it.
+    #[test]
+    fn an_application_working_under_the_lock_is_a_believer_whatever_its_recipe_says() {
+        let sc = Scenario {
+            recipe: RecipeKind::Naive,
+            clients: 2,
+            ..Scenario::default()
+        };
+        let mut w = World::new(&sc);
+        w.clients[0].app.state = AppState::Working { until: 10 };
+        let naive = |phase: Phase| {
+            let mut n = Naive::default();
+            n.phase = phase;
+            Recipe::Naive(n)
+        };
+        w.clients[0].recipe = naive(Phase::Watching("/lock".into()));
+        w.clients[1].recipe = naive(Phase::Holding);
+        check(&mut w, 7, false);
+        assert_eq!(w.monitors.now.believers, [0, 1]);
+        assert_eq!(w.monitors.belief, Some(7));
+    }
 }
