@@ -11,6 +11,7 @@ mod common;
 
 use lockstep::recipes::{Phase, RecipeKind};
 use lockstep::sim::app::AppState;
+use lockstep::sim::narrate::Key;
 use lockstep::sim::{Command, Scenario, Simulation};
 
 use common::zk::{scenario as swarm_scenario, MAX_STEPS};
@@ -115,6 +116,13 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
             .filter(|c| c.app.state != AppState::Done)
             .map(|c| c.name())
             .collect();
+        // A semaphore whose client library declares its session LOST (no connection for a
+        // session timeout, on a slow enough network) while it holds the internal mutex lets two
+        // clients create leases, and both wait for ever, as Curator 5.4 does (seed 130; the
+        // 10,000-seed run found it under latency alone, seed 8960).
+        let lost = |r: &lockstep::sim::StepRecord| r.narration.key == Key::TimerSessionLost;
+        let survivable = survivable
+            && !(recipe == RecipeKind::CuratorSemaphore && sim.records().iter().any(lost));
         if survivable && !unfinished.is_empty() {
             wedged += 1;
             violations.push(format!(
@@ -137,11 +145,11 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
         seeds().count()
     );
     println!(
-        "{recipe:?} ({leases} lease(s)): stuck verdicts spoken in {} runs, {} confirmed (no named client got the lock in {} more steps); {} said 'unless a session is lost', after {} of them a session was lost and freed a named client; {:.1} s",
+        "{recipe:?} ({leases} lease(s)): stuck verdicts spoken in {} runs, {} confirmed (no named client got the lock in {} more steps); {} said 'only the flaky network can change it', after {} of them a named client moved on; {:.1} s",
         stuck.spoken,
         stuck.confirmed,
-        stuck.churn,
         4 * steps_for(recipe),
+        stuck.churn,
         stuck.freed,
         clock.elapsed().as_secs_f64()
     );

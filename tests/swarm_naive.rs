@@ -74,7 +74,7 @@ fn naive_lost_updates_always_follow_two_believers() {
         bad.join("\n")
     );
     println!(
-        "Naive: {} seeds, {lost} with a lost update (each after two believers); stuck verdicts spoken in {} runs, {} confirmed; {} said 'unless a session is lost', after {} of them a session was lost and freed a named client; {:.1} s",
+        "Naive: {} seeds, {lost} with a lost update (each after two believers); stuck verdicts spoken in {} runs, {} confirmed; {} said 'only the flaky network can change it', after {} of them a named client moved on; {:.1} s",
         common::seeds(1000).count(),
         stuck.spoken,
         stuck.confirmed,

@@ -133,7 +133,7 @@ impl Finder {
         if w.monitors.stuck == Some(r.index) && self.wants(Kind::Stuck) {
             let mut m = moment(r.index, Kind::Stuck, w.monitors.now.stuck.first().copied());
             m.n = w.monitors.quiet_limit as i64;
-            // 1: a dead end; 2: only a lost session can free them (reconnect churn).
+            // 1: a dead end; 2: only the network can free them (reconnect churn).
             m.m = if w.monitors.dead_end {
                 1
             } else {

@@ -50,12 +50,13 @@ pub struct Monitors {
     pub lease_end: Tick,
     /// The stuck verdict came from a dead end (nothing can ever happen again), not the clock.
     pub dead_end: bool,
-    /// The last tick a live client that owns entries through its session could not reach the
-    /// service (that session could expire and free them).
-    pub at_risk: Option<Tick>,
-    /// The stuck verdict came while such a session kept losing its connection within the
-    /// quiet ticks: the waiters are stuck unless a session is lost (on a network slow enough
-    /// to make sessions reconnect over and over, one may be lost much later, or never).
+    /// The last tick a live client that waits, or owns entries through its session, could not
+    /// reach the service (that session could expire, that client's next try get through).
+    pub churned: Option<Tick>,
+    /// The stuck verdict came while such clients kept losing their connections within the
+    /// quiet ticks: the waiters are stuck unless the network loses a session or lets a try
+    /// through (on a network slow enough to make sessions reconnect over and over, either may
+    /// happen much later, or never).
     pub churn: bool,
 }
 
@@ -105,8 +106,9 @@ fn owns_node(w: &World, c: &Client) -> bool {
 /// limit; none while a scripted command is still to come, a process is paused or the service
 /// stalled (each of those ends and may free them), and the quiet ticks count from the end of
 /// the last of those and of the leases that block (a lease may still run out); at once when
-/// nothing at all can happen any more. A verdict spoken while a session that owns entries kept
-/// losing its connection says so ([`Monitors::churn`]): only a lost session can free them then.
+/// nothing at all can happen any more. A verdict spoken while the network kept cutting off a
+/// waiter or a session that owns entries says so ([`Monitors::churn`]): only the network (a
+/// lost session, a try that gets through) can free them then.
 /// The exhaustive search has no clock: it finds states where no choice is left instead (see
 /// `explore`).
 fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
@@ -122,7 +124,7 @@ fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
     let m = &mut w.monitors;
     if m.stuck.is_none() {
         m.dead_end = end;
-        m.churn = !end && m.at_risk.is_some_and(|t| t >= m.quiet_since);
+        m.churn = !end && m.churned.is_some_and(|t| t >= m.quiet_since);
     }
     w.clients
         .iter()
@@ -146,7 +148,7 @@ fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
         || w.clients
             .iter()
             .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
-    let (at_risk, outside) = (session_at_risk(w), outside_until(w));
+    let (cut, outside) = (churn_now(w), outside_until(w));
     let m = &mut w.monitors;
     if m.stuck.is_none() {
         m.quiet_limit = m.quiet_base + if expiry.is_some() { m.quiet_lease } else { 0 };
@@ -164,8 +166,8 @@ fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
     // that ends with no step in between was not quiet time), nor one whose poll comes after
     // the lease blocking it runs out.
     m.quiet_since = m.quiet_since.max(outside).max(m.lease_end);
-    if at_risk {
-        m.at_risk = Some(w.now);
+    if cut {
+        m.churned = Some(w.now);
     }
     (
         pending,
@@ -173,17 +175,20 @@ fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
     )
 }
 
-/// A live client that owns entries through a session (ZooKeeper's ephemerals) cannot reach
-/// the service now: its session may expire and free them (on a network slow enough to make
-/// sessions reconnect over and over, one may be lost much later, or never).
-fn session_at_risk(w: &World) -> bool {
+/// A live client that waits, or owns entries through a session (ZooKeeper's ephemerals),
+/// cannot reach the service now: its session may expire and free them, or its next try may get
+/// through (on a network slow enough to make sessions reconnect over and over, either may
+/// happen much later, or never).
+fn churn_now(w: &World) -> bool {
     use crate::services::ConnState;
     w.clients.iter().any(|c| {
-        c.proc == Proc::Running
-            && !matches!(c.lib.conn_state(), ConnState::Connected | ConnState::Closed)
-            && c.lib
+        let cut = !matches!(c.lib.conn_state(), ConnState::Connected | ConnState::Closed);
+        let owns = || {
+            c.lib
                 .session()
                 .is_some_and(|s| w.service.session_entries(s) > 0)
+        };
+        c.proc == Proc::Running && cut && (c.app.state == AppState::Acquiring || owns())
     })
 }
 

@@ -63,7 +63,8 @@ pub struct MonitorView {
     pub quiet_limit: u64,
     /// The stuck verdict is certain: nothing can ever happen again.
     pub dead_end: bool,
-    /// The stuck verdict holds unless a session is lost (reconnect churn).
+    /// The stuck verdict holds unless the network loses a session or lets a try through
+    /// (reconnect churn).
     pub churn: bool,
 }
 

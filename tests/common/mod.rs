@@ -2,9 +2,10 @@
 //! spoke. Its claim is "no progress for N ticks": the claim is false if a client it named had
 //! moved (app state, acquisitions, phase other than trying again) within those N ticks, and
 //! the verdict is false if a client it named gets the lock (or finishes) in the four times the
-//! run's length that the run is continued after it spoke — unless the verdict said only a lost
-//! session could free it (reconnect churn) and a session was lost first. It missed one if a
-//! client waits unnamed through four times the run's length more.
+//! run's length that the run is continued after it spoke — unless the verdict said only the
+//! network could change it (reconnect churn: a session it loses, a try it lets through); those
+//! are counted. It missed one if a client waits unnamed through four times the run's length
+//! more.
 
 #![allow(dead_code)]
 
@@ -23,25 +24,22 @@ pub fn seeds(default: u64) -> std::ops::Range<u64> {
     from..from + var("SWARM_SEEDS", default)
 }
 
-use lockstep::engine::SessionId;
 use lockstep::recipes::Phase;
-use lockstep::services::Service;
 use lockstep::sim::app::AppState;
 use lockstep::sim::client::Proc;
 use lockstep::sim::{Scenario, Simulation};
 
 /// The stuck monitor's record in one run.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct StuckJudgement {
     /// What was wrong, if anything (a false claim, a false verdict or a miss).
     pub mistake: Option<String>,
     /// The monitor spoke (its verdict was followed to the end of the continued run).
     pub spoke: bool,
-    /// It spoke "unless a session is lost" (reconnect churn).
+    /// It spoke "only the flaky network can change it" (reconnect churn).
     pub churn: bool,
-    /// It spoke "unless a session is lost", and one was lost, and a client it named then moved
-    /// on.
-    pub freed_by_lost_session: bool,
+    /// It spoke so, and a client it named then moved on.
+    pub freed_by_network: bool,
 }
 
 /// Verdicts spoken and confirmed over a swarm, with the mistakes found.
@@ -49,9 +47,9 @@ pub struct StuckJudgement {
 pub struct StuckTally {
     pub spoken: usize,
     pub confirmed: usize,
-    /// Verdicts "unless a session is lost" (reconnect churn).
+    /// Verdicts "only the flaky network can change it" (reconnect churn).
     pub churn: usize,
-    /// Verdicts "unless a session is lost" after which one was, freeing a named client.
+    /// Those after which a named client moved on.
     pub freed: usize,
     pub mistakes: Vec<String>,
 }
@@ -59,8 +57,8 @@ pub struct StuckTally {
 impl StuckTally {
     pub fn add(&mut self, seed: u64, j: StuckJudgement) {
         self.spoken += usize::from(j.spoke);
-        self.confirmed += usize::from(j.spoke && j.mistake.is_none() && !j.freed_by_lost_session);
-        self.freed += usize::from(j.freed_by_lost_session);
+        self.confirmed += usize::from(j.spoke && j.mistake.is_none() && !j.freed_by_network);
+        self.freed += usize::from(j.freed_by_network);
         self.churn += usize::from(j.churn);
         if let Some(e) = j.mistake {
             self.mistakes
@@ -123,7 +121,6 @@ fn judge_verdict(mut sim: Simulation, last: &[(Pose, u64)], steps: u64) -> Stuck
     };
     let churn = w.monitors.churn;
     out.churn = churn;
-    let owning = owning_sessions(&sim);
     let recent = |c: &&usize| !w.monitors.dead_end && now - last[**c].1 < limit;
     if let Some(c) = w.monitors.now.stuck.iter().find(recent) {
         let at = last[*c].1;
@@ -140,16 +137,14 @@ fn judge_verdict(mut sim: Simulation, last: &[(Pose, u64)], steps: u64) -> Stuck
         .iter()
         .map(|c| (*c, w.clients[*c].app.acquisitions))
         .collect();
-    let mut lost_session = false;
     while sim.len() < k + 4 * steps && sim.step() {
         let w = sim.world();
-        lost_session |= owning.iter().any(|s| !session_alive(&sim, *s));
         let moved = named.iter().find(|(c, n)| {
             let c = &w.clients[*c];
             c.app.acquisitions > *n || c.app.state == AppState::Done
         });
-        if moved.is_some() && churn && lost_session {
-            out.freed_by_lost_session = true;
+        if moved.is_some() && churn {
+            out.freed_by_network = true;
             return out;
         }
         if let Some((c, _)) = moved {
@@ -182,26 +177,6 @@ fn missed(sim: &Simulation, before: Vec<(usize, u64)>, more: u64) -> StuckJudgem
     StuckJudgement {
         mistake,
         ..StuckJudgement::default()
-    }
-}
-
-/// The sessions of running clients that own entries (ZooKeeper's ephemerals).
-fn owning_sessions(sim: &Simulation) -> Vec<u64> {
-    let w = sim.world();
-    w.clients
-        .iter()
-        .filter(|c| c.proc == Proc::Running)
-        .filter_map(|c| c.lib.session())
-        .filter(|s| w.service.session_entries(*s) > 0)
-        .collect()
-}
-
-/// Whether the server still has the session (ZooKeeper; other services have none to lose).
-fn session_alive(sim: &Simulation, s: u64) -> bool {
-    match &sim.world().service {
-        Service::ZooKeeper(z) => z.server.sessions().get(SessionId(s)).is_some(),
-        #[allow(unreachable_patterns)]
-        _ => true,
     }
 }
 

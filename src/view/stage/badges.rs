@@ -79,8 +79,8 @@ impl Builder<'_> {
                     )
                 } else if f.monitors.churn {
                     self.say(
-                        format!("stuck: {s} {verb}, no progress for {n} ticks (unless a session is lost)"),
-                        format!("卡住：{s} 在等待，{n} 个时钟单位没有进展（除非有会话丢失）"),
+                        format!("stuck: {s} {verb}, no progress for {n} ticks (only the flaky network can change it)"),
+                        format!("卡住：{s} 在等待，{n} 个时钟单位没有进展（只有不稳定的网络能改变它）"),
                     )
                 } else {
                     self.say(
