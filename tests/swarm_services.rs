@@ -216,3 +216,34 @@ fn an_answer_to_an_abandoned_attempt_is_not_taken_for_the_resent_statement() {
         );
     }
 }
+
+/// Found by issue 25's harness: every stuck verdict for the lease locks named a client that got
+/// the lock later. SQL lease seed 12: C2 paused from t=33 to t=354 while nothing else happened,
+/// and the monitor spoke as the pause ended (the pause had counted as quiet time).
+#[test]
+fn a_waiter_paused_through_the_quiet_ticks_is_not_stuck_when_the_pause_ends() {
+    for (recipe, seed) in [(RecipeKind::SqlLease, 12), (RecipeKind::RedisLease, 12)] {
+        let judged = common::judge_stuck(scenario(recipe, seed), 6000);
+        assert!(
+            judged.mistake.is_none(),
+            "{recipe:?} seed={seed}: {judged:?}"
+        );
+    }
+}
+
+/// Redis SETNX seed 343: `EXPIRE lock 1` for a 50 ms lease keeps the key for a whole second,
+/// and the monitor spoke before it ran out; the quiet ticks count from the key's expiry now.
+#[test]
+fn a_setnx_waiter_is_not_stuck_while_the_key_s_whole_second_ttl_runs() {
+    let judged = common::judge_stuck(scenario(RecipeKind::RedisSetnx, 343), 6000);
+    assert!(judged.mistake.is_none(), "seed=343: {judged:?}");
+}
+
+/// Found by the 10,000-seed run (etcd seed 7854): C3's lease was gone while it waited, and it
+/// learned so only from its next keep-alive, 418 ticks later (every third of the lease's 2 s);
+/// the quiet limit now covers the library's keep-alive period.
+#[test]
+fn an_etcd_waiter_is_not_stuck_before_its_keep_alive_tells_it_its_lease_is_gone() {
+    let judged = common::judge_stuck(scenario(RecipeKind::EtcdMutex, 7854), 6000);
+    assert!(judged.mistake.is_none(), "seed=7854: {judged:?}");
+}

@@ -82,11 +82,21 @@ pub fn silent_holder_limit(sc: &Scenario) -> Option<Tick> {
     }
 }
 
+/// The longest wait of a client library's own timer beside the session's: etcd's keep-alive,
+/// sent every third of the lease's whole seconds (a client whose lease is gone learns it there,
+/// swarm_services seed 7854); 0 for the others.
+fn library_timer(sc: &Scenario) -> Tick {
+    match sc.recipe {
+        crate::recipes::RecipeKind::EtcdMutex => sc.lease.div_ceil(1000) * 1000 / 3,
+        _ => 0,
+    }
+}
+
 /// Ticks without progress after which no client can move again: twice the waits of every
 /// timer of this run added up (a session timeout, a hold, a think time, an acquire timeout,
-/// the retry back-off), plus round trips at the worst latency the run reaches. A run that
-/// still moves changes the fingerprint sooner. The second number is added while some entry
-/// can expire: twice a lease and its poll.
+/// the retry back-off, the library's keep-alive), plus round trips at the worst latency the
+/// run reaches. A run that still moves changes the fingerprint sooner. The second number is
+/// added while some entry can expire: twice a lease and its poll.
 pub fn quiet_limit(sc: &Scenario) -> (Tick, Tick) {
     let latency = sc
         .faults
@@ -109,6 +119,7 @@ pub fn quiet_limit(sc: &Scenario) -> (Tick, Tick) {
         sc.think_max,
         acquire,
         32 * sc.retry_sleep,
+        library_timer(sc),
     ];
     let longest = waits.iter().fold(0, |a: Tick, b| a.saturating_add(*b));
     let base = longest
