@@ -11,6 +11,11 @@
 
 pub mod zk;
 
+use lockstep::recipes::Phase;
+use lockstep::sim::app::AppState;
+use lockstep::sim::client::Proc;
+use lockstep::sim::{Scenario, Simulation};
+
 /// The seeds a swarm runs: `SWARM_SEEDS` of them (else `default`) from `SWARM_FROM` (else 0);
 /// `SWARM_SEEDS=10000` for the long run, `SWARM_FROM=3412 SWARM_SEEDS=1` for one seed.
 pub fn seeds(default: u64) -> std::ops::Range<u64> {
@@ -23,11 +28,6 @@ pub fn seeds(default: u64) -> std::ops::Range<u64> {
     let from = var("SWARM_FROM", 0);
     from..from + var("SWARM_SEEDS", default)
 }
-
-use lockstep::recipes::Phase;
-use lockstep::sim::app::AppState;
-use lockstep::sim::client::Proc;
-use lockstep::sim::{Scenario, Simulation};
 
 /// The stuck monitor's record in one run.
 #[derive(Debug, Default)]
