@@ -237,7 +237,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let m = &sim.world().monitors;
     let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}{}; herd factor {:.2}",
-        sim.len(), m.belief, m.ownership, m.lost_update, m.stuck, if m.dead_end { " (a dead end)" } else { "" }, sim.world().metrics.herd_factor());
+        sim.len(), m.belief, m.ownership, m.lost_update, m.stuck, if m.dead_end { " (a dead end)" } else if m.churn { " (only the flaky network can change it)" } else { "" }, sim.world().metrics.herd_factor());
     Ok(())
 }
 

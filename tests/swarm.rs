@@ -4,102 +4,33 @@
 //! or partition past the session timeout — may make two clients *believe* they hold it; with
 //! fencing on, the resource must then reject the stale writes (no lost update). A failure prints
 //! `seed=N step=K`. The stuck monitor's "no progress for N ticks" must be true whenever it
-//! speaks, and it must miss no client that waits for ever (tests/common).
+//! speaks and stay true (the run goes on, and no client it named ever gets the lock), and it
+//! must miss no client that waits for ever (tests/common).
 
 mod common;
 
 use lockstep::recipes::{Phase, RecipeKind};
 use lockstep::sim::app::AppState;
-use lockstep::sim::rng::SimRng;
-use lockstep::sim::{Command, Scenario, Simulation, TimedCommand};
+use lockstep::sim::narrate::Key;
+use lockstep::sim::{Command, Scenario, Simulation};
+
+use common::zk::{scenario as swarm_scenario, MAX_STEPS};
 
 /// Seeds per recipe; `SWARM_SEEDS=10000 cargo test --release --test swarm` for the long run,
 /// `SWARM_FROM=6825 SWARM_SEEDS=1` for one seed.
 fn seeds() -> std::ops::Range<u64> {
-    let var = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(d)
-    };
-    let from = var("SWARM_FROM", 0);
-    from..from + var("SWARM_SEEDS", 1000)
-}
-const MAX_STEPS: u64 = 4000;
-
-fn fault(rng: &mut SimRng, clients: usize) -> Vec<TimedCommand> {
-    let c = rng.range(0, clients as u64 - 1) as usize;
-    let at = rng.range(1, 60);
-    let command = match rng.range(0, 6) {
-        0 => Command::Crash { client: c },
-        1 => Command::Close { client: c },
-        2 => Command::Expire { client: c },
-        3 => Command::Pause {
-            client: c,
-            ticks: rng.range(1, 40),
-        },
-        4 => Command::DropReply { client: c },
-        5 => Command::Latency {
-            min: 1,
-            max: rng.range(1, 8),
-        },
-        _ => {
-            let heal = at + rng.range(1, 40);
-            return vec![
-                TimedCommand {
-                    at,
-                    command: Command::Partition { client: c },
-                },
-                TimedCommand {
-                    at: heal,
-                    command: Command::Heal { client: c },
-                },
-            ];
-        }
-    };
-    vec![TimedCommand { at, command }]
+    common::seeds(1000)
 }
 
-/// A scenario drawn entirely from the seed. kazoo's also has the application cancel one
-/// client's acquire at a drawn tick (drawn last, so the other recipes' scenarios are as they
-/// were).
-fn swarm_scenario(recipe: RecipeKind, seed: u64) -> Scenario {
-    let mut rng = SimRng::new(seed ^ 0x5eed);
-    let clients = rng.range(2, 5) as u32;
-    let faults = (0..rng.range(0, 3))
-        .flat_map(|_| fault(&mut rng, clients as usize))
-        .collect();
-    let readers = if recipe == RecipeKind::Rwlock {
-        (0..clients as usize).filter(|_| rng.chance(1, 2)).collect()
+/// A semaphore's acquire takes two locks' round trips (the internal mutex, then the lease): on
+/// a network slow enough to make sessions reconnect over and over it needs about twice the
+/// steps (seeds 571 and 876 finish after 5,664 and 5,149).
+fn steps_for(recipe: RecipeKind) -> u64 {
+    if recipe == RecipeKind::CuratorSemaphore {
+        2 * MAX_STEPS
     } else {
-        Vec::new()
-    };
-    let mut sc = Scenario {
-        recipe,
-        clients,
-        seed,
-        fencing: rng.chance(1, 2),
-        latency_min: 1,
-        latency_max: rng.range(1, 4),
-        hold_min: 1,
-        hold_max: rng.range(1, 15),
-        rounds: rng.range(1, 3) as u32,
-        start_spread: rng.range(0, 10),
-        acquire_timeout: (recipe == RecipeKind::Curator && rng.chance(1, 4))
-            .then(|| rng.range(3, 30)),
-        faults,
-        readers,
-        ..Scenario::default()
-    };
-    if recipe == RecipeKind::Kazoo {
-        let client = rng.range(0, clients as u64 - 1) as usize;
-        let at = rng.range(1, 60);
-        sc.faults.push(TimedCommand {
-            at,
-            command: Command::Cancel { client },
-        });
+        MAX_STEPS
     }
-    sc
 }
 
 fn check(recipe: RecipeKind) {
@@ -111,8 +42,8 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
     let mut violations = Vec::new();
     let mut beliefs = 0;
     let mut wedged = 0;
-    let mut mistakes: Vec<String> = Vec::new();
-    let mut moved_later = 0;
+    let mut stuck = common::StuckTally::default();
+    let clock = std::time::Instant::now();
     for seed in seeds() {
         // With more leases than one, holders share the resource by design: no fencing, and
         // only more holders than leases is a failure.
@@ -137,19 +68,8 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
                 )
             }),
         };
-        // A semaphore's acquire takes two locks' round trips (the internal mutex, then the
-        // lease): on a network slow enough to make sessions reconnect over and over it needs
-        // about twice the steps (seeds 571 and 876 finish after 5,664 and 5,149).
-        let steps = if recipe == RecipeKind::CuratorSemaphore {
-            2 * MAX_STEPS
-        } else {
-            MAX_STEPS
-        };
-        let judged = common::judge_stuck(sc.clone(), steps);
-        if let Some(e) = judged.mistake {
-            mistakes.push(format!("seed={seed} {e}"));
-        }
-        moved_later += usize::from(judged.moved_later);
+        let steps = steps_for(recipe);
+        stuck.add(seed, common::judge_stuck(sc.clone(), steps));
         let mut sim = Simulation::new(sc);
         if shared {
             // The ownership monitor counts a semaphore's holders as shared readers (no limit);
@@ -196,6 +116,13 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
             .filter(|c| c.app.state != AppState::Done)
             .map(|c| c.name())
             .collect();
+        // A semaphore whose client library declares its session LOST (no connection for a
+        // session timeout, on a slow enough network) while it holds the internal mutex lets two
+        // clients create leases, and both wait for ever, as Curator 5.4 does (seed 130; the
+        // 10,000-seed run found it under latency alone, seed 8960).
+        let lost = |r: &lockstep::sim::StepRecord| r.narration.key == Key::TimerSessionLost;
+        let survivable = survivable
+            && !(recipe == RecipeKind::CuratorSemaphore && sim.records().iter().any(lost));
         if survivable && !unfinished.is_empty() {
             wedged += 1;
             violations.push(format!(
@@ -204,6 +131,7 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
             ));
         }
     }
+    let mistakes = &stuck.mistakes;
     assert!(
         violations.is_empty() && mistakes.is_empty(),
         "{recipe:?}: {} violations:\n{}\nthe stuck monitor was wrong {} times:\n{}",
@@ -216,7 +144,15 @@ fn check_leases(recipe: RecipeKind, leases: u32) {
         "{recipe:?} ({leases} lease(s)): {} seeds, {wedged} wedged, {beliefs} runs where a pause/partition/expiry made two clients believe (caught by fencing when on)",
         seeds().count()
     );
-    println!("{recipe:?}: the stuck monitor was right every time; {moved_later} runs moved on long after it spoke (reconnect churn)");
+    println!(
+        "{recipe:?} ({leases} lease(s)): stuck verdicts spoken in {} runs, {} confirmed (no named client got the lock in {} more steps); {} said 'only the flaky network can change it', after {} of them a named client moved on; {:.1} s",
+        stuck.spoken,
+        stuck.confirmed,
+        4 * steps_for(recipe),
+        stuck.churn,
+        stuck.freed,
+        clock.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
@@ -304,7 +240,7 @@ fn semaphore_clients_that_lost_the_internal_mutex_wait_for_ever_as_curator_does(
     let sc = swarm_scenario(RecipeKind::CuratorSemaphore, 130);
     assert_eq!(sc.max_leases, 1);
     let judged = common::judge_stuck(sc.clone(), 2 * MAX_STEPS);
-    assert!(judged.mistake.is_none() && !judged.moved_later);
+    assert!(judged.mistake.is_none() && judged.spoke);
     let mut sim = Simulation::new(sc);
     sim.run_steps(4 * MAX_STEPS);
     let w = sim.world();

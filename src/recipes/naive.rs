@@ -10,6 +10,14 @@
 //!    create the node again; one wins, the others fail and watch again. N waiters cost N
 //!    notifications, N creates and N−1 exists per hand-off: the herd effect.
 //! 6. If the session expires while holding, the server deleted the node: the lock is lost.
+//!
+//! One step at a time, as the textbook loop runs: an answer counts only in the step it
+//! belongs to (a create's while creating, an exists' while watching, a delete's while
+//! releasing), and a request lost with its connection is sent again only while its step
+//! lasts. Acting on a late exists answer after the watch had already fired started a second
+//! create beside the first; the spare create's NodeExists then arrived while the first had
+//! won, and the holder went back to watching while its application worked on: a lost update
+//! that no monitor saw (swarm seed 3412).
 
 use super::{zk, Phase, RecipeIn, RecipeOut, SessionEvent, ZkIn, LOCK_NODE};
 use crate::engine::{CreateMode, ErrorCode, Request, Response};
@@ -54,6 +62,9 @@ impl Naive {
     }
 
     fn reply(&mut self, request: Request, result: Result<Response, ErrorCode>) -> Vec<RecipeOut> {
+        if !self.awaits(&request) {
+            return Vec::new();
+        }
         match (&request, &result) {
             (Request::Create { .. }, Ok(_)) => {
                 super::granted_by_create(&result, &mut self.phase, &mut self.my_node)
@@ -75,6 +86,16 @@ impl Naive {
             (Request::Delete { .. }, Err(_)) => self.released(),
             _ => Vec::new(),
         }
+    }
+
+    /// Whether the current step waits for this request's answer.
+    fn awaits(&self, request: &Request) -> bool {
+        matches!(
+            (request, &self.phase),
+            (Request::Create { .. }, Phase::Creating)
+                | (Request::Exists { .. }, Phase::Watching(_))
+                | (Request::Delete { .. }, Phase::Releasing)
+        )
     }
 
     fn released(&mut self) -> Vec<RecipeOut> {
@@ -138,6 +159,42 @@ mod tests {
             n.handle(RecipeIn::reply(create(), ok)),
             vec![RecipeOut::Acquired { token: 9 }]
         );
+    }
+
+    /// Step 3 once the watch has fired: the client is creating already, so a late exists
+    /// answer ("no such node") must not start a second create beside the first.
+    #[test]
+    fn step_3_an_exists_answer_after_the_watch_fired_starts_no_second_create() {
+        let mut n = Naive::default();
+        n.handle(RecipeIn::Acquire);
+        n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
+        let ev = crate::engine::WatchedEvent {
+            kind: crate::engine::EventType::NodeDeleted,
+            path: "/lock".into(),
+        };
+        assert_eq!(n.handle(RecipeIn::event(ev)), vec![zk(create())]);
+        let req = Request::Exists {
+            path: "/lock".into(),
+            watch: true,
+        };
+        let out = n.handle(RecipeIn::reply(req, Ok(Response::Exists { stat: None })));
+        assert_eq!(out, vec![]);
+        assert_eq!(n.phase, Phase::Creating);
+    }
+
+    /// Step 2 for a create that is no longer awaited: the holder stays the holder.
+    #[test]
+    fn step_2_node_exists_for_a_spare_create_does_not_end_a_hold() {
+        let mut n = Naive::default();
+        n.handle(RecipeIn::Acquire);
+        let ok = Ok(Response::Create {
+            path: "/lock".into(),
+            stat: stat(40),
+        });
+        n.handle(RecipeIn::reply(create(), ok));
+        let out = n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
+        assert_eq!(out, vec![]);
+        assert_eq!(n.phase, Phase::Holding);
     }
 
     #[test]

@@ -105,26 +105,35 @@ pub trait LockService {
     fn entries(&self, now: Tick) -> Vec<Self::Entry>;
     /// The service's logical clock for the stage ("zxid 12").
     fn stamp(&self) -> Option<(&'static str, i64)>;
+    /// How many entries live only as long as this session (ZooKeeper's ephemerals): while
+    /// its client cannot reach the service the session may still expire and free them.
+    fn session_entries(&self, _session: u64) -> usize {
+        0
+    }
     /// What the stuck monitor's progress fingerprint sees of the service, hashed into `h`:
-    /// each entry's id, owner, whether it can expire and its row lock, and each watch; true
-    /// when some entry can expire. This runs at every step, so a service with many entries
-    /// hashes the same facts without building rows (ZooKeeper does); the default walks
-    /// [`Self::entries`] and [`Self::watches`].
-    fn progress(&self, now: Tick, mut h: &mut dyn std::hash::Hasher) -> bool
+    /// each entry's id, owner, whether it can expire and its row lock, and each watch; the tick
+    /// the last entry that can expire runs out (`now` where the time left is unknown), `None`
+    /// when none can. This runs at every step, so a service with many entries hashes the same
+    /// facts without building rows (ZooKeeper does); the default walks [`Self::entries`] and
+    /// [`Self::watches`].
+    fn progress(&self, now: Tick, mut h: &mut dyn std::hash::Hasher) -> Option<Tick>
     where
         Self::Entry: Row,
     {
         use std::hash::Hash;
-        let mut leases = false;
+        let mut end: Option<Tick> = None;
         for e in self.entries(now) {
-            let expiring = matches!(e.lifetime(), Lifetime::Expiring(_));
-            leases |= expiring;
-            (e.id(), e.owner(), expiring, e.row_lock()).hash(&mut h);
+            let left = match e.lifetime() {
+                Lifetime::Expiring(left) => Some(left.unwrap_or(0).max(0) as Tick),
+                _ => None,
+            };
+            end = end.max(left.map(|l| now.saturating_add(l)));
+            (e.id(), e.owner(), left.is_some(), e.row_lock()).hash(&mut h);
         }
         for x in self.watches() {
             (x.conn, x.path, x.child, x.on_missing).hash(&mut h);
         }
-        leases
+        end
     }
 
     /// Its servers, in id order, with their roles now.

@@ -139,8 +139,13 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::stamp(s), )* )* }
             }
 
+            /// See [`LockService::session_entries`].
+            pub fn session_entries(&self, session: u64) -> usize {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::session_entries(s, session), )* )* }
+            }
+
             /// See [`LockService::progress`].
-            pub fn progress(&self, now: Tick, h: &mut dyn std::hash::Hasher) -> bool {
+            pub fn progress(&self, now: Tick, h: &mut dyn std::hash::Hasher) -> Option<Tick> {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::progress(s, now, h), )* )* }
             }
         }

@@ -95,6 +95,15 @@ impl App {
         }
     }
 
+    /// Between a grant and the write's answer: the application works as the lock's holder
+    /// (it reads, works on and writes the protected resource).
+    pub fn under_lock(&self) -> bool {
+        matches!(
+            self.state,
+            AppState::Reading | AppState::Working { .. } | AppState::Writing
+        )
+    }
+
     /// Start a round (the Start timer, or a user's "acquire").
     pub fn start(&mut self, now: Tick) -> Vec<AppOut> {
         if !matches!(self.state, AppState::Idle | AppState::Done) {

@@ -110,6 +110,10 @@ impl Moment {
                 format!("Nothing is left that could ever happen: {c} waits forever."),
                 format!("再也不会有任何事件发生：{c} 将永远等待。"),
             ),
+            Kind::Stuck if self.m == 2 => pick(
+                format!("No progress for {n} ticks, longer than all the run's timers together: {c} is stuck waiting, unless the network, which keeps cutting clients off, loses a session or lets a retry through."),
+                format!("{n} 个时钟单位没有任何进展，比本次运行所有计时器加起来还长：{c} 卡在等待中，除非不断切断连接的网络让某个会话丢失，或让一次重试成功。"),
+            ),
             Kind::Stuck => pick(
                 format!("No progress for {n} ticks, longer than all the run's timers together: {c} is stuck waiting."),
                 format!("{n} 个时钟单位没有任何进展，比本次运行所有计时器加起来还长：{c} 卡在等待中。"),

@@ -129,7 +129,12 @@ impl Finder {
         if w.monitors.stuck == Some(r.index) && self.wants(Kind::Stuck) {
             let mut m = moment(r.index, Kind::Stuck, w.monitors.now.stuck.first().copied());
             m.n = w.monitors.quiet_limit as i64;
-            m.m = i64::from(w.monitors.dead_end);
+            // 1: a dead end; 2: only the network can free them (reconnect churn).
+            m.m = if w.monitors.dead_end {
+                1
+            } else {
+                2 * i64::from(w.monitors.churn)
+            };
             m.others = w.monitors.now.stuck.iter().skip(1).copied().collect();
             self.push(m);
         }

@@ -2,10 +2,12 @@
 //! - ownership: more than one client holds the lock *and* still owns its lock node
 //!   (mutual exclusion as the lock service sees it);
 //! - belief: more than one client believes it holds the lock (what a GC pause or a partition
-//!   past the session timeout causes, even with a correct recipe);
+//!   past the session timeout causes, even with a correct recipe): its recipe says it holds,
+//!   or its application works under the lock (reads, works, writes) whatever the recipe says;
 //! - resource: an accepted write lost an update (or handed out a duplicate ID);
 //! - stuck: a client waits and nothing has moved for longer than every timer of the run
-//!   added up (see [`super::progress`]): "no progress for N ticks".
+//!   added up (see [`super::progress`]), counted from the end of the last pause, scripted
+//!   command or lease that could free it: "no progress for N ticks".
 
 use serde::{Deserialize, Serialize};
 
@@ -38,10 +40,24 @@ pub struct Monitors {
     pub quiet_limit: Tick,
     pub quiet_base: Tick,
     pub quiet_lease: Tick,
-    /// Whether an entry could expire when the fingerprint was last taken.
-    pub leases: bool,
+    /// When the last entry that could expire ran out, as of the fingerprint last taken
+    /// (`None`: none could).
+    pub expiry: Option<Tick>,
+    /// When the entries' leases run out as of the last change of the fingerprint, pause,
+    /// stall or scripted command (a failover may extend every lease): the quiet ticks count
+    /// from there (a waiter is not stuck while a lease blocking it can still run out). A lease
+    /// its live holder renews since (etcd's keep-alive) does not move it.
+    pub lease_end: Tick,
     /// The stuck verdict came from a dead end (nothing can ever happen again), not the clock.
     pub dead_end: bool,
+    /// The last tick a live client that waits, or owns entries through its session, could not
+    /// reach the service (that session could expire, that client's next try get through).
+    pub churned: Option<Tick>,
+    /// The stuck verdict came while such clients kept losing their connections within the
+    /// quiet ticks: the waiters are stuck unless the network loses a session or lets a try
+    /// through (on a network slow enough to make sessions reconnect over and over, either may
+    /// happen much later, or never).
+    pub churn: bool,
 }
 
 impl Monitors {
@@ -88,33 +104,15 @@ fn owns_node(w: &World, c: &Client) -> bool {
 
 /// The clients that wait for the lock while nothing has moved for longer than the quiet
 /// limit; none while a scripted command is still to come, a process is paused or the service
-/// stalled (each of those ends and may free them); at once when nothing at all can happen
-/// any more. Otherwise the claim is "no progress for N ticks",
-/// not "never": on a network slow enough to make sessions reconnect over and over, one may
-/// still be lost much later and free a waiter. The exhaustive search has no clock: it finds
-/// states where no choice is left instead (see `explore`).
+/// stalled (each of those ends and may free them), and the quiet ticks count from the end of
+/// the last of those and of the leases that block (a lease may still run out); at once when
+/// nothing at all can happen any more. A verdict spoken while the network kept cutting off a
+/// waiter or a session that owns entries says so ([`Monitors::churn`]): only the network (a
+/// lost session, a try that gets through) can free them then.
+/// The exhaustive search has no clock: it finds states where no choice is left instead (see
+/// `explore`).
 fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
-    // A heartbeat changes nothing the fingerprint sees (and most steps of a big run are one).
-    let (print, leases) = if heartbeat {
-        (w.monitors.progress, w.monitors.leases)
-    } else {
-        super::progress::fingerprint(w)
-    };
-    let pending = w.next_script < w.script.len()
-        || w.now < w.stall_until
-        || w.clients
-            .iter()
-            .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
-    let m = &mut w.monitors;
-    if m.stuck.is_none() {
-        m.quiet_limit = m.quiet_base + if leases { m.quiet_lease } else { 0 };
-    }
-    m.leases = leases;
-    if print != m.progress || pending {
-        m.progress = print;
-        m.quiet_since = w.now;
-    }
-    let quiet = w.now.saturating_sub(m.quiet_since) >= m.quiet_limit;
+    let (pending, quiet) = quiet_clock(w, heartbeat);
     if w.timeless {
         return Vec::new();
     }
@@ -123,14 +121,86 @@ fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
     if !end && (pending || !quiet) {
         return Vec::new();
     }
-    if w.monitors.stuck.is_none() {
-        w.monitors.dead_end = end;
+    let m = &mut w.monitors;
+    if m.stuck.is_none() {
+        m.dead_end = end;
+        m.churn = !end && m.churned.is_some_and(|t| t >= m.quiet_since);
     }
     w.clients
         .iter()
         .filter(|c| c.proc == Proc::Running && c.app.state == AppState::Acquiring)
         .map(|c| c.id)
         .collect()
+}
+
+/// Moves the stuck monitor's clock on by one frame: whether something outside the clients'
+/// own doing is still to come (a scripted command, a pause, a stall), and whether nothing has
+/// moved for the quiet limit.
+fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
+    // A heartbeat changes nothing the fingerprint sees (and most steps of a big run are one).
+    let (print, expiry) = if heartbeat {
+        (w.monitors.progress, w.monitors.expiry)
+    } else {
+        super::progress::fingerprint(w)
+    };
+    let pending = w.next_script < w.script.len()
+        || w.now < w.stall_until
+        || w.clients
+            .iter()
+            .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
+    let (cut, outside) = (churn_now(w), outside_until(w));
+    let m = &mut w.monitors;
+    if m.stuck.is_none() {
+        m.quiet_limit = m.quiet_base + if expiry.is_some() { m.quiet_lease } else { 0 };
+    }
+    m.expiry = expiry;
+    if print != m.progress || pending || outside >= w.now {
+        m.lease_end = expiry.unwrap_or(0);
+    }
+    if print != m.progress || pending {
+        m.progress = print;
+        m.quiet_since = w.now;
+    }
+    // Quiet ticks count from the end of the last pause, stall or scripted command and from the
+    // end of the leases: a client paused through them has not had its chance yet (a pause
+    // that ends with no step in between was not quiet time), nor one whose poll comes after
+    // the lease blocking it runs out.
+    m.quiet_since = m.quiet_since.max(outside).max(m.lease_end);
+    if cut {
+        m.churned = Some(w.now);
+    }
+    (
+        pending,
+        w.now.saturating_sub(m.quiet_since) >= m.quiet_limit,
+    )
+}
+
+/// A live client that waits, or owns entries through a session (ZooKeeper's ephemerals),
+/// cannot reach the service now: its session may expire and free them, or its next try may get
+/// through (on a network slow enough to make sessions reconnect over and over, either may
+/// happen much later, or never).
+fn churn_now(w: &World) -> bool {
+    use crate::services::ConnState;
+    w.clients.iter().any(|c| {
+        let cut = !matches!(c.lib.conn_state(), ConnState::Connected | ConnState::Closed);
+        let owns = || {
+            c.lib
+                .session()
+                .is_some_and(|s| w.service.session_entries(s) > 0)
+        };
+        c.proc == Proc::Running && cut && (c.app.state == AppState::Acquiring || owns())
+    })
+}
+
+/// When the last thing outside the clients' own doing ends or ended: a pause (while its
+/// process is still marked paused), the service's stall, the latest scripted command run.
+fn outside_until(w: &World) -> Tick {
+    let paused = w.clients.iter().filter_map(|c| match c.proc {
+        Proc::Paused { until } => Some(until),
+        _ => None,
+    });
+    let script = w.next_script.checked_sub(1).map(|i| w.script[i].at);
+    paused.chain(script).fold(w.stall_until, Tick::max)
 }
 
 /// Nothing can ever happen again: no message that can be delivered, no timer, no scripted
@@ -153,7 +223,7 @@ pub fn check(w: &mut World, step: u64, heartbeat: bool) {
     let believers: Vec<ClientId> = w
         .clients
         .iter()
-        .filter(|c| c.alive() && c.recipe.holding())
+        .filter(|c| c.alive() && (c.recipe.holding() || c.app.under_lock()))
         .map(|c| c.id)
         .collect();
     let owners: Vec<ClientId> = believers
@@ -174,4 +244,34 @@ pub fn check(w: &mut World, step: u64, heartbeat: bool) {
         owners,
         stuck,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recipes::{naive::Naive, Phase, Recipe, RecipeKind};
+    use crate::sim::Scenario;
+
+    /// A recipe that lost track of its hold (the naive lock before issue 25's fix) must not
+    /// hide a second holder: the application working under the lock believes it holds it.
+    #[test]
+    fn an_application_working_under_the_lock_is_a_believer_whatever_its_recipe_says() {
+        let sc = Scenario {
+            recipe: RecipeKind::Naive,
+            clients: 2,
+            ..Scenario::default()
+        };
+        let mut w = World::new(&sc);
+        w.clients[0].app.state = AppState::Working { until: 10 };
+        let naive = |phase: Phase| {
+            let mut n = Naive::default();
+            n.phase = phase;
+            Recipe::Naive(n)
+        };
+        w.clients[0].recipe = naive(Phase::Watching("/lock".into()));
+        w.clients[1].recipe = naive(Phase::Holding);
+        check(&mut w, 7, false);
+        assert_eq!(w.monitors.now.believers, [0, 1]);
+        assert_eq!(w.monitors.belief, Some(7));
+    }
 }

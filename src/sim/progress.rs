@@ -34,8 +34,9 @@ impl Hasher for Fnv {
 /// Changes whenever a client moves on (its app state, its recipe's phase, the node it owns),
 /// a lock entry appears, disappears or changes hands, or a watch is armed or fires. Not
 /// changed by heartbeats, lease renewals, tries that fail again or reconnect attempts, which a
-/// run that is going nowhere keeps doing for ever.
-pub fn fingerprint(w: &World) -> (u64, bool) {
+/// run that is going nowhere keeps doing for ever. Also the tick the last entry that can expire
+/// runs out (`None`: none can).
+pub fn fingerprint(w: &World) -> (u64, Option<Tick>) {
     let mut h = Fnv::new();
     for c in &w.clients {
         (c.proc == Proc::Crashed, c.app.state, c.app.acquisitions).hash(&mut h);
@@ -46,8 +47,8 @@ pub fn fingerprint(w: &World) -> (u64, bool) {
         )
             .hash(&mut h);
     }
-    let leases = w.service.progress(w.now, &mut h);
-    (h.finish(), leases)
+    let expiry = w.service.progress(w.now, &mut h);
+    (h.finish(), expiry)
 }
 
 /// A phase as progress sees it: asking, listing, creating and backing off before the next
@@ -81,11 +82,21 @@ pub fn silent_holder_limit(sc: &Scenario) -> Option<Tick> {
     }
 }
 
+/// The longest wait of a client library's own timer beside the session's: etcd's keep-alive,
+/// sent every third of the lease's whole seconds (a client whose lease is gone learns it there,
+/// swarm_services seed 7854); 0 for the others.
+fn library_timer(sc: &Scenario) -> Tick {
+    match sc.recipe {
+        crate::recipes::RecipeKind::EtcdMutex => sc.lease.div_ceil(1000) * 1000 / 3,
+        _ => 0,
+    }
+}
+
 /// Ticks without progress after which no client can move again: twice the waits of every
 /// timer of this run added up (a session timeout, a hold, a think time, an acquire timeout,
-/// the retry back-off), plus round trips at the worst latency the run reaches. A run that
-/// still moves changes the fingerprint sooner. The second number is added while some entry
-/// can expire: twice a lease and its poll.
+/// the retry back-off, the library's keep-alive), plus round trips at the worst latency the
+/// run reaches. A run that still moves changes the fingerprint sooner. The second number is
+/// added while some entry can expire: twice a lease and its poll.
 pub fn quiet_limit(sc: &Scenario) -> (Tick, Tick) {
     let latency = sc
         .faults
@@ -108,6 +119,7 @@ pub fn quiet_limit(sc: &Scenario) -> (Tick, Tick) {
         sc.think_max,
         acquire,
         32 * sc.retry_sleep,
+        library_timer(sc),
     ];
     let longest = waits.iter().fold(0, |a: Tick, b| a.saturating_add(*b));
     let base = longest

@@ -64,6 +64,9 @@ pub struct MonitorView {
     pub quiet_limit: u64,
     /// The stuck verdict is certain: nothing can ever happen again.
     pub dead_end: bool,
+    /// The stuck verdict holds unless the network loses a session or lets a try through
+    /// (reconnect churn).
+    pub churn: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -239,6 +242,7 @@ fn monitors(w: &World) -> MonitorView {
         stuck_now: m.now.stuck.clone(),
         quiet_limit: m.quiet_limit,
         dead_end: m.dead_end,
+        churn: m.churn,
     }
 }
 

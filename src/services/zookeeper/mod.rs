@@ -297,6 +297,10 @@ impl LockService for Server {
             .is_some_and(|n| n.kind == NodeKind::Ephemeral(SessionId(session)))
     }
 
+    fn session_entries(&self, session: u64) -> usize {
+        self.server.tree().ephemeral_count(SessionId(session))
+    }
+
     fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
         let s = self.server.sessions().get(SessionId(claim.session?))?;
         Some(s.expires_at as i64 - now as i64)
@@ -328,7 +332,7 @@ impl LockService for Server {
     /// The facts of [`LockService::progress`]'s default (each znode's path and owner, each
     /// watch as the stage shows it), straight from the tree and the watch tables: no rows,
     /// sorting or copies at every step of a thousand-client run.
-    fn progress(&self, _: Tick, mut h: &mut dyn std::hash::Hasher) -> bool {
+    fn progress(&self, _: Tick, mut h: &mut dyn std::hash::Hasher) -> Option<Tick> {
         use std::hash::Hash;
         let tree = self.server.tree();
         for (path, node) in tree.iter() {
@@ -349,7 +353,7 @@ impl LockService for Server {
             let on_missing = table == WatchTable::Data && tree.get(path).is_none();
             (conn, path, table == WatchTable::Child, on_missing).hash(&mut h);
         }
-        false
+        None
     }
 
     fn up_label(m: &Up) -> String {

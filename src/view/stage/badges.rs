@@ -77,6 +77,11 @@ impl Builder<'_> {
                         format!("stuck: {s} {verb} forever"),
                         format!("卡住：{s} 将永远等待"),
                     )
+                } else if f.monitors.churn {
+                    self.say(
+                        format!("stuck: {s} {verb}, no progress for {n} ticks (only the flaky network can change it)"),
+                        format!("卡住：{s} 在等待，{n} 个时钟单位没有进展（只有不稳定的网络能改变它）"),
+                    )
                 } else {
                     self.say(
                         format!("stuck: {s} {verb}, no progress for {n} ticks"),
