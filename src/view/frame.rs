@@ -132,6 +132,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
             .is_some_and(|r| is_failover(r.narration.key))
     };
     let used = sim.scenario().resource_io;
+    let servers = servers::servers(w, lang);
     Frame {
         step,
         len: sim.len(),
@@ -172,8 +173,8 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         ),
         monitors: monitors(w),
         replica: w.service.replica(),
-        servers: servers::servers(w, lang),
-        links: servers::links(w, &servers::servers(w, lang)),
+        links: servers::links(w, &servers),
+        servers,
         split: w.net.split.is_some(),
         failover: past
             .iter()
