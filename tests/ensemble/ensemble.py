@@ -8,7 +8,9 @@ servers' client ports directly, unless a scenario puts a `Proxy.link` in front o
 With reconfigEnabled=false (the default) the servers keep their own static config ("Dynamic
 reconfig is disabled, we don't store the last seen config"), so the asymmetric lines are fine.
 
-Link modes: "open" forwards; "blackhole" stops reading both sides of every connection (bytes
+The opening message of an election connection carries the sender's own election address; the
+proxy rewrites it to the matching proxy port (see Ensemble.__init__), or the answering server would
+connect back around the proxy. Link modes: "open" forwards; "blackhole" stops reading both sides of every connection (bytes
 stay in the kernel buffers, as when packets are silently dropped and TCP keeps retrying) and
 parks new connections until the mode changes; "reset" closes every connection and closes new
 ones at once (as a refused/reset connection). Going back to "open" resumes parked connections.
@@ -41,8 +43,9 @@ def session_fields(sid):
 
 
 class Link:
-    def __init__(self, proxy, tag, listen_port, target_port):
+    def __init__(self, proxy, tag, listen_port, target_port, rewrite=None):
         self.proxy, self.tag, self.target = proxy, tag, target_port
+        self.rewrite = rewrite  # (old, new) bytes of equal length, for the initiator's first bytes
         self.mode = "open"
         self.conns = []  # [client_sock, upstream_sock]
         self.accepted = 0
@@ -83,6 +86,7 @@ class Link:
                     return
                 time.sleep(0.02)
         pair = [s, up]
+        head = 0  # bytes of the initiator's stream seen so far (only its opening message is rewritten)
         with self.lock:
             self.conns.append(pair)
         try:
@@ -103,6 +107,10 @@ class Link:
                     if not data:
                         done = True
                         break
+                    if a is s and self.rewrite and head < 256:
+                        data = data[:256 - head].replace(*self.rewrite) + data[256 - head:]
+                    if a is s:
+                        head += len(data)
                     try:
                         b.sendall(data)
                     except OSError:
@@ -128,8 +136,8 @@ class Proxy:
         self.stopped = False
         self.target_alive = target_alive
 
-    def link(self, tag, listen_port, target_port):
-        self.links[tag] = Link(self, tag, listen_port, target_port)
+    def link(self, tag, listen_port, target_port, rewrite=None):
+        self.links[tag] = Link(self, tag, listen_port, target_port, rewrite)
         return listen_port
 
     def set(self, pred, mode):
@@ -156,7 +164,14 @@ class Ensemble:
             for b in self.ids:
                 if a != b:
                     self.proxy.link(("peer", a, b), PROXY_PEER + 10 * a + b, PEER + b)
-                    self.proxy.link(("election", a, b), PROXY_ELECTION + 10 * a + b, ELECTION + b)
+                    # A server opening an election connection announces its own election address
+                    # (its own zoo.cfg line: the real port), and a server with a higher id answers a
+                    # connection from a lower id by closing it and connecting back to the announced
+                    # address (QuorumCnxManager.handleConnection). Rewriting the announced address
+                    # to the proxy port for b->a keeps that connection on a cuttable link.
+                    self.proxy.link(("election", a, b), PROXY_ELECTION + 10 * a + b, ELECTION + b,
+                                    rewrite=(f"127.0.0.1:{ELECTION + a}".encode(),
+                                             f"127.0.0.1:{PROXY_ELECTION + 10 * b + a}".encode()))
         subprocess.run(["rm", "-rf", str(self.base)], check=True)
         for i in self.ids:
             d = self.dir(i)

@@ -48,7 +48,7 @@ TICK = int(__import__("os").environ.get("ZK_TICK", "2000"))
 CLIENT_PROXY = 22600
 RETRY = dict(max_tries=-1, delay=0.1, backoff=2, max_delay=2.0)
 EVENT_NAMES = {1: "NODE_CREATED", 2: "NODE_DELETED", 3: "NODE_DATA_CHANGED", 4: "NODE_CHILDREN_CHANGED"}
-LOG_PATTERNS = (r"Peer state changed: (leading|following|looking)$|LEADING - LEADER ELECTION TOOK|FOLLOWING - LEADER "
+LOG_PATTERNS = (r"Peer state changed: (leading|following|looking)$|synchronization - (trunc|diff|snap)|LEADING - LEADER ELECTION TOOK|FOLLOWING - LEADER "
                 r"ELECTION TOOK|Refusing session|Expiring session|Invalid session|Revalidating|"
                 r"Closing session|closing session|Exception when following|shutdown called|"
                 r"Not sufficient number of|Shutting down|Established session|Exception causing close|"
@@ -165,15 +165,18 @@ class Run:
         return [s["server"] for s in self.e.srvr_all() if s.get("mode") in ("leader", "follower")]
 
     def wait_caught_up(self, ids=None, timeout=15):
-        """Waits until the given serving servers report one and the same Zxid."""
+        """Waits until the given serving servers report one and the same Zxid. A leader that has
+        not committed anything in its epoch yet reports (epoch << 32) while its followers still
+        report the last zxid of the previous epoch, so such a leader is left out."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            zs = {s["server"]: s.get("zxid", {}).get("hex") for s in self.e.srvr_all()
-                  if s.get("mode") and (ids is None or s["server"] in ids)}
-            if len(set(zs.values())) == 1 and None not in zs.values():
-                return zs
+        while True:
+            ss = [s for s in self.e.srvr_all() if s.get("mode") and (ids is None or s["server"] in ids)]
+            zs = {s["zxid"]["hex"] for s in ss if not (s["mode"] == "leader" and s["zxid"]["counter"] == 0)}
+            if ss and len(zs) <= 1:
+                return {s["server"]: s["zxid"]["hex"] for s in ss}
+            if time.monotonic() >= deadline:
+                return None
             time.sleep(0.05)
-        return None
 
     def kill(self, i):
         e = self.ev("kill", server=i, signal="SIGKILL")
@@ -523,15 +526,23 @@ def _cut_off(run, cut_leader, session_timeout, write_during_cut=True):
             x_stopped = run.ms() - t_cut
         if new_leader is None:
             modes = {i: run.e.srvr(i).get("mode") for i in others}
-            if "leader" in modes.values() and all(m in ("leader", "follower") for m in modes.values()) and \
-                    (not cut_leader or x_stopped is not None):
+            # The majority serves once one of the others leads and the other follows it (when X
+            # was the leader, X itself may still say "leader" for a moment: it is not asked here).
+            if "leader" in modes.values() and all(m in ("leader", "follower") for m in modes.values()):
                 new_leader = [i for i, m in modes.items() if m == "leader"][0]
-                run.ev("majority_serving", leader=new_leader, after_cut_ms=run.ms() - t_cut)
+                run.ev("majority_serving", leader=new_leader, after_cut_ms=run.ms() - t_cut,
+                       X_srvr=run.e.srvr(X))
+                if cut_leader:
+                    run.findings["majority_serving_after_cut_ms"] = run.ms() - t_cut
+                else:
+                    run.findings["majority_kept_its_leader"] = new_leader == L
         if x_stopped is not None and new_leader is not None and c1.state == KazooState.CONNECTED \
                 and run.where(c1) != f"s{X}":
             break
         time.sleep(0.1)
     run.findings["X_not_serving_after_ms"] = x_stopped
+    if cut_leader and x_stopped is not None and run.findings.get("majority_serving_after_cut_ms"):
+        run.findings["old_leader_still_serving_after_new_leader_ms"] = x_stopped - run.findings["majority_serving_after_cut_ms"]
     run.findings["majority_leader"] = new_leader
     th.join(45)
     if write_during_cut:
@@ -558,7 +569,9 @@ def _cut_off(run, cut_leader, session_timeout, write_during_cut=True):
     run.findings["lock_owner_on_majority"] = {k: (a["stat"] or {}).get("ephemeralOwner", {}).get("hex") for k, a in v["answers"].items()}
     run.findings["W_notifications"] = [e["type"] for e in run.events if e["kind"] == "notification" and e["client"] == "W"]
     # A client that only knows X tries to connect while it is cut off.
-    lone = KazooClient(hosts=f"127.0.0.1:{CLIENT + X}", timeout=10, connection_retry=dict(max_tries=0))
+    quiet = logging.getLogger("kz.lone")
+    quiet.propagate = False
+    lone = KazooClient(hosts=f"127.0.0.1:{CLIENT + X}", timeout=10, connection_retry=dict(max_tries=0), logger=quiet)
     try:
         lone.start(timeout=3)
         res = {"connected": True}
@@ -589,6 +602,8 @@ def _cut_off(run, cut_leader, session_timeout, write_during_cut=True):
     run.findings["X_srvr_before_heal"] = z_before
     run.srvr("after heal")
     run.findings["X_mode_after_heal"] = run.e.srvr(X).get("mode")
+    syncs = run.e.log_lines(X, r"synchronization - (trunc|diff|snap)$")
+    run.findings["X_last_sync_with_leader"] = syncs[-1] if syncs else None
     v = run.view("/eph-c1", "after heal, every server")
     run.findings["eph_owner_after_heal"] = {k: (a["stat"] or {}).get("ephemeralOwner", {}).get("hex") for k, a in v["answers"].items()}
     r = run.call("C1", "create", "/after-heal", b"", include_data=True)
@@ -596,6 +611,8 @@ def _cut_off(run, cut_leader, session_timeout, write_during_cut=True):
     if write_during_cut:
         v = run.view("/written-during-cut", "was the write that got no reply applied?")
         run.findings["write_during_cut_applied"] = {k: a["stat"] is not None for k, a in v["answers"].items()}
+        run.findings["write_during_cut_in_final_txn_logs"] = {
+            str(i): [t["zxid"]["hex"] for t in run.e.txns(i) if "/written-during-cut" in t["detail"]] for i in run.e.ids}
 
 
 def client_server_cut_off(run):
@@ -642,24 +659,48 @@ def stale_read_follower(run):
     run.findings["forced_stale_read"] = {"data": r1["result"]["data"], "mzxid": r1["result"]["stat"]["mzxid"],
                                          "reply_zxid": r1["reply_zxid"]}
     run.srvr("link paused: leader and the other follower have the write, B's server not")
-    # sync while the link is paused: it has to go to the leader, so it waits.
+    # 2b. sync while the link is paused: it has to go to the leader, so it waits, and so does
+    # B's next read (a session's requests are answered in order). The link resumes 1.5 s later.
     res = {}
 
-    def do_sync():
-        res["sync"] = run.call("B", "sync", "/s", timeout=20)
-    th = threading.Thread(target=do_sync, daemon=True)
-    th.start()
-    time.sleep(1.5)
-    run.findings["sync_pending_while_link_paused"] = "sync" not in res
-    r2 = run.call("B", "get", "/s")
-    run.findings["read_while_sync_pending"] = {"ok": r2["ok"], "err": r2.get("err"),
-                                               "data": r2.get("result", {}).get("data")}
-    run.note("B's read issued after its pending sync: a session's requests are answered in order, so it waits for the sync")
+    def bg(key, *a, **kw):
+        th = threading.Thread(target=lambda: res.__setitem__(key, run.call("B", *a, **kw)), daemon=True)
+        th.start()
+        return th
+    t1 = bg("sync", "sync", "/s", timeout=20)
+    time.sleep(0.5)
+    t2 = bg("read", "get", "/s", timeout=20)
+    time.sleep(1.0)
+    run.findings["sync_and_read_pending_while_link_paused"] = "sync" not in res and "read" not in res
     run.cut(lambda tg: True, "open", "link resumed")
-    th.join(25)
-    r3 = run.call("B", "get", "/s")
+    t1.join(25)
+    t2.join(25)
     run.findings["sync_result"] = {k: res.get("sync", {}).get(k) for k in ("ok", "err", "reply_zxid")}
-    run.findings["read_after_sync"] = {"data": r3["result"]["data"], "mzxid": r3["result"]["stat"]["mzxid"]}
+    rr = res.get("read", {})
+    run.findings["read_queued_behind_sync"] = {"ok": rr.get("ok"), "err": rr.get("err"),
+                                               "data": (rr.get("result") or {}).get("data"),
+                                               "mzxid": ((rr.get("result") or {}).get("stat") or {}).get("mzxid")}
+    run.wait_caught_up()
+    # 2c. The same, but the link stays paused until B's client gives up: B's pings are answered
+    # in order behind its pending sync, so kazoo sees no ping reply and drops the connection.
+    w = run.call("A", "set", "/s", b"newer")
+    run.cut(lambda tg: tg == ("peer", F, L), "blackhole", f"follower {F}'s quorum link to leader {L} paused again")
+    t_cut, cut_i = run.ms(), run.events[-1]["i"]
+    res.clear()
+    t1 = bg("sync", "sync", "/s", timeout=20)
+    run.wait_state("B", KazooState.SUSPENDED, timeout=9)
+    run.cut(lambda tg: True, "open", "link resumed")
+    t1.join(25)
+    sus = first_state_after(run, "B", "SUSPENDED", cut_i)
+    run.findings["long_sync_pending"] = {
+        "sync": {k: res.get("sync", {}).get(k) for k in ("ok", "err")},
+        "B_suspended_after_ms": sus and sus["t_ms"] - t_cut,
+        "kazoo_reason": next((e["message"] for e in run.events if e["i"] > cut_i and e["kind"] == "kazoo_log"
+                              and e["client"] == "B" and "dropped" in e["message"]), None),
+        "B_negotiated_timeout_ms": run.clients["B"]._session_timeout}
+    run.wait_state("B", KazooState.CONNECTED, timeout=20)
+    r3 = run.call("B", "get", "/s")
+    run.findings["read_after_reconnect"] = {"data": r3["result"]["data"], "mzxid": r3["result"]["stat"]["mzxid"]}
     # 3. Read-your-writes on a follower.
     w = run.call("B", "set", "/s", b"mine")
     r = run.call("B", "get", "/s")
