@@ -190,7 +190,10 @@ fn a_replica_restarted_empty_gets_a_full_resync() {
 
 #[test]
 fn single_server_services_are_one_server_with_no_traffic_between_servers() {
-    for p in presets::all().filter(|p| !["redis-failover", "redis-split"].contains(&p.id)) {
+    let single = |p: &&presets::Preset| {
+        !["redis-failover", "redis-split"].contains(&p.id) && p.scenario().ensemble.is_none()
+    };
+    for p in presets::all().filter(single) {
         let mut sim = Simulation::new(p.scenario());
         sim.run_steps(2000);
         assert_eq!(sim.world().service.servers().len(), 1, "{}", p.id);

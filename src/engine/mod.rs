@@ -13,16 +13,19 @@ pub mod path;
 mod prep;
 pub mod protocol;
 mod read;
+mod replica;
 mod server;
 pub mod session;
 pub mod tree;
 pub mod types;
 pub mod watch;
 
+pub use prep::Txn;
 pub use protocol::{
     ClientWatches, Data, Input, MultiOp, MultiResult, Opcode, Output, Request, Response,
     WatcherType,
 };
+pub use replica::LogTxn;
 pub use server::{Server, ServerConfig};
 pub use types::{
     CreateMode, ErrorCode, EventType, NodeKind, SessionId, Stat, Time, WatchedEvent, Zxid,

@@ -9,7 +9,7 @@ use super::tree::DataTree;
 use super::types::{CreateMode, ErrorCode, NodeKind, SessionId};
 
 /// A validated change, applied later in zxid order (`Txn` records).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Txn {
     Create {
         path: String,

@@ -38,9 +38,12 @@ pub struct Server {
     pub(super) watches: Watches,
     /// The last zxid handed out, and the last one applied (they differ only after a request
     /// failed before its transaction was built).
-    zxid_counter: Zxid,
-    last_zxid: Zxid,
-    now: Time,
+    pub(super) zxid_counter: Zxid,
+    pub(super) last_zxid: Zxid,
+    pub(super) now: Time,
+    /// Whether this server expires sessions on its own (standalone). A server of an ensemble
+    /// does not: its leader proposes a closeSession transaction instead.
+    pub(super) expiring: bool,
     next_reap_at: Option<Time>,
     config: ServerConfig,
 }
@@ -60,6 +63,7 @@ impl Server {
             zxid_counter: 0,
             last_zxid: 0,
             now: 0,
+            expiring: true,
             next_reap_at: config.container_check_ms,
             config,
         }
@@ -96,7 +100,8 @@ impl Server {
 
     /// The next time at which the server will act on its own (expiry or reaping).
     pub fn next_deadline(&self) -> Option<Time> {
-        match (self.sessions.next_deadline(), self.next_reap_at) {
+        let sessions = self.sessions.next_deadline().filter(|_| self.expiring);
+        match (sessions, self.next_reap_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -135,8 +140,10 @@ impl Server {
 
     fn advance(&mut self, now: Time, out: &mut Vec<Output>) {
         self.now = self.now.max(now);
-        for session in self.sessions.due(self.now) {
-            self.end_session(session, true, out);
+        if self.expiring {
+            for session in self.sessions.due(self.now) {
+                self.end_session(session, true, out);
+            }
         }
         while let Some(at) = self.next_reap_at.filter(|at| *at <= self.now) {
             self.reap_containers(out);
@@ -231,12 +238,24 @@ impl Server {
         if !self.sessions.is_live(session) {
             return;
         }
+        let zxid = self.next_zxid();
+        self.close_session_at(session, zxid, expired, out);
+    }
+
+    /// The closeSession transaction at `zxid`: every ephemeral of the session goes, in Java
+    /// hash-set order, and the session with them.
+    pub(super) fn close_session_at(
+        &mut self,
+        session: SessionId,
+        zxid: Zxid,
+        expired: bool,
+        out: &mut Vec<Output>,
+    ) {
         self.sessions.set_closing(session);
         if expired {
             self.watches.remove_session(session);
         }
         let paths = self.tree.ephemerals_in_close_order(session);
-        let zxid = self.next_zxid();
         let mut applier = Applier {
             tree: &mut self.tree,
             watches: &mut self.watches,
@@ -341,7 +360,7 @@ fn multi_op_path(op: &super::protocol::MultiOp) -> &str {
     }
 }
 
-fn prepare(tree: &DataTree, session: SessionId, request: &Request) -> Txn {
+pub(super) fn prepare(tree: &DataTree, session: SessionId, request: &Request) -> Txn {
     let mut p = Pending::new(tree, session);
     let result = match request {
         Request::Create { path, data, mode } => p.create(path, data.clone(), *mode),

@@ -70,6 +70,19 @@ impl SessionTracker {
         session
     }
 
+    /// A session another server created, as its createSession transaction is applied here
+    /// (an ensemble): the id and the negotiated timeout come with the transaction.
+    pub fn adopt(&mut self, id: SessionId, timeout_ms: u64, now: Time) {
+        let session = Session {
+            id,
+            timeout_ms,
+            expires_at: self.round_up(now + timeout_ms),
+            closing: false,
+        };
+        self.deadlines.insert((session.expires_at, id));
+        self.sessions.insert(id, session);
+    }
+
     /// Any request or ping from the session pushes its deadline; false if it is gone or closing.
     pub fn touch(&mut self, id: SessionId, now: Time) -> bool {
         let tick = self.tick_time_ms;

@@ -58,51 +58,63 @@ impl std::hash::Hash for Work {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-/// A map keyed by session id. The server hands out consecutive ids, so a list indexed from
-/// [`SessionId::FIRST`] serves, iterating in id order like an ordered map.
+/// A map keyed by session id. A server hands out consecutive ids with its own id in the top
+/// byte (`SessionTrackerImpl`), so a list per top byte, indexed from the bank's first id,
+/// serves; it iterates in id order like an ordered map. An ensemble's servers each have their
+/// own bank.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionMap<V> {
-    slots: Vec<Option<V>>,
+    banks: std::collections::BTreeMap<u8, Vec<Option<V>>>,
     len: usize,
 }
 
 impl<V> Default for SessionMap<V> {
     fn default() -> Self {
         SessionMap {
-            slots: Vec::new(),
+            banks: Default::default(),
             len: 0,
         }
     }
 }
 
 impl<V> SessionMap<V> {
-    fn slot(id: SessionId) -> Option<usize> {
-        usize::try_from(id.0.checked_sub(SessionId::FIRST.0)?).ok()
+    /// The bank (top byte, never 0) and the index in it.
+    fn slot(id: SessionId) -> Option<(u8, usize)> {
+        let bank = (id.0 >> 56) as u8;
+        let index = usize::try_from(id.0 & ((1 << 56) - 1)).ok()?;
+        (bank != 0).then_some((bank, index))
     }
     pub fn get(&self, id: &SessionId) -> Option<&V> {
-        self.slots.get(Self::slot(*id)?)?.as_ref()
+        let (b, i) = Self::slot(*id)?;
+        self.banks.get(&b)?.get(i)?.as_ref()
     }
     pub fn get_mut(&mut self, id: &SessionId) -> Option<&mut V> {
-        self.slots.get_mut(Self::slot(*id)?)?.as_mut()
+        let (b, i) = Self::slot(*id)?;
+        self.banks.get_mut(&b)?.get_mut(i)?.as_mut()
     }
     /// Inserts; ids far beyond any the server handed out are ignored.
     pub fn insert(&mut self, id: SessionId, v: V) {
-        let Some(i) = Self::slot(id).filter(|i| *i <= self.slots.len() + (1 << 20)) else {
+        let Some((b, i)) = Self::slot(id) else {
             return;
         };
-        if self.slots.len() <= i {
-            self.slots.resize_with(i + 1, || None);
+        let slots = self.banks.entry(b).or_default();
+        if i > slots.len() + (1 << 20) {
+            return;
         }
-        self.len += usize::from(self.slots[i].is_none());
-        self.slots[i] = Some(v);
+        if slots.len() <= i {
+            slots.resize_with(i + 1, || None);
+        }
+        self.len += usize::from(slots[i].is_none());
+        slots[i] = Some(v);
     }
     pub fn remove(&mut self, id: &SessionId) -> Option<V> {
-        let v = self.slots.get_mut(Self::slot(*id)?)?.take();
+        let (b, i) = Self::slot(*id)?;
+        let v = self.banks.get_mut(&b)?.get_mut(i)?.take();
         self.len -= usize::from(v.is_some());
         v
     }
     pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.slots.iter().flatten()
+        self.banks.values().flat_map(|s| s.iter().flatten())
     }
     pub fn len(&self) -> usize {
         self.len
@@ -280,4 +292,24 @@ impl EventType {
 pub struct WatchedEvent {
     pub kind: EventType,
     pub path: String,
+}
+
+/// FNV-1a, 64 bits: a stable hasher (the standard one is seeded per process).
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }

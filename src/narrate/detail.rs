@@ -42,6 +42,8 @@ pub enum Detail {
     ChildrenCut(Vec<String>, usize),
     Wrote(u64),
     Text(String),
+    /// Words of the narration itself, in English and Chinese.
+    Words([String; 2]),
 }
 
 impl Detail {
@@ -142,6 +144,7 @@ impl Detail {
                 }
             }
             Detail::Text(t) => t.clone(),
+            Detail::Words(w) => w[usize::from(zh)].clone(),
         }
     }
 }

@@ -8,6 +8,7 @@ mod names;
 mod servers;
 mod services;
 mod templates;
+mod zab;
 
 pub use detail::Detail;
 pub use names::{compact_path, short_name, short_path, tail_name};
@@ -130,6 +131,26 @@ pub enum Key {
     /// A partition splits any set of nodes from the rest.
     CmdSplit,
     CmdHealSplit,
+    // A ZooKeeper ensemble's own traffic (`zab.rs`).
+    ZabForward,
+    ZabPropose,
+    ZabAck,
+    ZabCommit,
+    ZabApply,
+    ZabHeartbeat,
+    ZabVote,
+    ZabLeads,
+    ZabFollows,
+    ZabSync,
+    ZabServing,
+    ZabEstablished,
+    ZabLeaderLost,
+    ZabQuorumLost,
+    ZabNotServing,
+    ZabRefused,
+    ZabRevalidate,
+    ZabReset,
+    ZabExpire,
 }
 
 /// A narration: key, the client it is about, a subject (`a`), a result (`b`, already in the
@@ -256,7 +277,26 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 66] = [
+pub const ALL_KEYS: [Key; 85] = [
+    Key::ZabForward,
+    Key::ZabPropose,
+    Key::ZabAck,
+    Key::ZabCommit,
+    Key::ZabApply,
+    Key::ZabHeartbeat,
+    Key::ZabVote,
+    Key::ZabLeads,
+    Key::ZabFollows,
+    Key::ZabSync,
+    Key::ZabServing,
+    Key::ZabEstablished,
+    Key::ZabLeaderLost,
+    Key::ZabQuorumLost,
+    Key::ZabNotServing,
+    Key::ZabRefused,
+    Key::ZabRevalidate,
+    Key::ZabReset,
+    Key::ZabExpire,
     Key::CmdPauseServer,
     Key::PeerSent,
     Key::ServerRestartDisk,

@@ -42,6 +42,8 @@ pub struct ServiceConfig {
     /// manager); otherwise it learns of an expiry only when it reconnects.
     pub lost_after_timeout: bool,
     pub timeless: bool,
+    /// ZooKeeper: an ensemble of this many servers (`None`: one standalone server).
+    pub ensemble: Option<u8>,
 }
 
 impl ServiceConfig {
@@ -72,6 +74,33 @@ pub trait LockService {
         msg: Self::Up,
         out: &mut Outbox<Self::Down, Self::Peer>,
     ) -> Narration;
+    /// A message from connection `conn` arrives at server `at` (a service whose clients may
+    /// talk to any of its servers overrides this; the others ignore `at`).
+    fn receive_at(
+        &mut self,
+        now: Tick,
+        _at: ServerId,
+        conn: ConnId,
+        msg: Self::Up,
+        out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Narration {
+        self.receive(now, conn, msg, out)
+    }
+    /// The connection to server `at` closed under it.
+    fn hangup_at(
+        &mut self,
+        now: Tick,
+        _at: ServerId,
+        conn: ConnId,
+        out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Narration {
+        self.hangup(now, conn, out)
+    }
+    /// The first promise the service's own protocol broke, if any (Zab: two leaders in one
+    /// epoch, a committed transaction lost, servers applying different sequences).
+    fn invariant(&self) -> Option<String> {
+        None
+    }
     /// The connection closed under the server (its client's process is gone).
     fn hangup(
         &mut self,
@@ -188,6 +217,10 @@ pub trait LockService {
     fn peer_label(_: &Self::Peer) -> String {
         String::new()
     }
+    /// Background traffic between servers (heartbeats), drawn faintly.
+    fn peer_is_heartbeat(_: &Self::Peer) -> bool {
+        false
+    }
     /// A message between servers in full.
     fn peer_wire(m: &Self::Peer) -> Wire {
         Wire::default().with("op", Self::peer_label(m))
@@ -274,6 +307,14 @@ pub trait ClientLib {
     fn unanswered(&self) -> usize;
     /// The library's session, if it has one (a ZooKeeper session id).
     fn session(&self) -> Option<u64>;
+    /// The server it sends to now, if the library chooses (a ZooKeeper client walks its
+    /// connect string); `None`: the service decides.
+    fn server(&self) -> Option<ServerId> {
+        None
+    }
+    /// Client `c` of a service with `servers` servers picks where it starts (its shuffled
+    /// connect string).
+    fn place(&mut self, _c: ConnId, _servers: usize) {}
     fn conn_state(&self) -> ConnState;
     /// The session timeout the library negotiated (0: the service has no sessions).
     fn session_timeout(&self) -> Tick;

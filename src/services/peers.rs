@@ -19,6 +19,11 @@ macro_rules! peers {
             pub fn wire(&self) -> Wire {
                 match self { $( $( #[$attr] Peer::$v(m) => <$m::Server as LockService>::peer_wire(m), )* )* }
             }
+
+            /// Background traffic between servers (heartbeats).
+            pub fn is_heartbeat(&self) -> bool {
+                match self { $( $( #[$attr] Peer::$v(m) => <$m::Server as LockService>::peer_is_heartbeat(m), )* )* }
+            }
         }
 
         impl Entry {
@@ -75,6 +80,11 @@ macro_rules! peers {
                     o.drain_into(out, Down::$v, Peer::$v);
                     n
                 } )* )* }
+            }
+
+            /// The first promise the service's own protocol broke, if any.
+            pub fn invariant(&self) -> Option<String> {
+                match self { $( $( #[$attr] Service::$v(x) => LockService::invariant(x), )* )* }
             }
 
             /// Server `s` is paused until `until`.

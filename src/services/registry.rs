@@ -62,12 +62,12 @@ macro_rules! registry {
             }
 
             /// A message from connection `conn` arrives.
-            pub fn receive(&mut self, now: Tick, conn: ConnId, up: Up, out: &mut Out) -> Narration {
+            pub fn receive(&mut self, now: Tick, at: ServerId, conn: ConnId, up: Up, out: &mut Out) -> Narration {
                 #[allow(unreachable_patterns)]
                 match (self, up) {
                     $( $( #[$attr] (Service::$v(s), Up::$v(m)) => {
                         let mut o = Outbox::default();
-                        let n = LockService::receive(s, now, conn, m, &mut o);
+                        let n = LockService::receive_at(s, now, at, conn, m, &mut o);
                         o.drain_into(out, Down::$v, Peer::$v);
                         n
                     } )* )*
@@ -75,10 +75,10 @@ macro_rules! registry {
                 }
             }
 
-            pub fn hangup(&mut self, now: Tick, conn: ConnId, out: &mut Out) -> Narration {
+            pub fn hangup(&mut self, now: Tick, at: ServerId, conn: ConnId, out: &mut Out) -> Narration {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();
-                    let n = LockService::hangup(s, now, conn, &mut o);
+                    let n = LockService::hangup_at(s, now, at, conn, &mut o);
                     o.drain_into(out, Down::$v, Peer::$v);
                     n
                 } )* )* }
@@ -227,6 +227,16 @@ macro_rules! registry {
 
             pub fn conn_state(&self) -> ConnState {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::conn_state(l), )* )* }
+            }
+
+            /// The server the library sends to now, if it chooses.
+            pub fn server(&self) -> Option<ServerId> {
+                match self { $( $( #[$attr] Lib::$v(l) => ClientLib::server(l), )* )* }
+            }
+
+            /// Client `c` picks its first server among `servers`.
+            pub fn place(&mut self, c: ConnId, servers: usize) {
+                match self { $( $( #[$attr] Lib::$v(l) => ClientLib::place(l, c, servers), )* )* }
             }
 
             pub fn session_timeout(&self) -> Tick {

@@ -84,6 +84,8 @@ pub enum SessionEvent {
 pub struct Outbox<D, P = super::servers::NoPeer> {
     /// Answers and pushed events, each to one connection, in send order.
     pub msgs: Vec<(ConnId, D)>,
+    /// The server each of `msgs` leaves from (`None`: the one the connection talks to).
+    pub from: Vec<Option<super::servers::ServerId>>,
     /// Messages to other servers of the service (the Redis replication stream), in send order.
     pub peers: Vec<super::servers::PeerSend<P>>,
     /// Entries (znodes, keys, rows) this input created and deleted, by id, for the step
@@ -98,6 +100,7 @@ impl<D, P> Default for Outbox<D, P> {
     fn default() -> Self {
         Outbox {
             msgs: Vec::new(),
+            from: Vec::new(),
             peers: Vec::new(),
             created: Vec::new(),
             deleted: Vec::new(),
@@ -109,6 +112,14 @@ impl<D, P> Default for Outbox<D, P> {
 impl<D, P> Outbox<D, P> {
     pub fn send(&mut self, conn: ConnId, d: D) {
         self.msgs.push((conn, d));
+        self.from.push(None);
+    }
+
+    /// A message to connection `conn` from server `s` (a service whose clients talk to
+    /// different servers).
+    pub fn send_from(&mut self, s: super::servers::ServerId, conn: ConnId, d: D) {
+        self.msgs.push((conn, d));
+        self.from.push(Some(s));
     }
 
     /// A message from server `from` to server `to`.
@@ -120,6 +131,7 @@ impl<D, P> Outbox<D, P> {
     pub fn drain_into<E, Q>(self, into: &mut Outbox<E, Q>, wrap: fn(D) -> E, peer: fn(P) -> Q) {
         into.msgs
             .extend(self.msgs.into_iter().map(|(c, d)| (c, wrap(d))));
+        into.from.extend(self.from);
         into.peers
             .extend(self.peers.into_iter().map(|p| super::servers::PeerSend {
                 from: p.from,

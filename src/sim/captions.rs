@@ -167,6 +167,14 @@ impl Moment {
                 format!("{c} 的事务已结束：PostgreSQL 把行锁交给了 {others}。"),
             ),
             Kind::SessionLost => t.clone(),
+            Kind::Elected if self.client.is_some() => pick(
+                format!("A majority elected {t}, which leads epoch {n}. {c}'s lock node was logged by a majority, so the new leader has it: {c} still holds the lock."),
+                format!("过半数选出了 {t}，由它领导第 {n} 纪元。{c} 的锁节点曾被过半数记录，所以新领导者也有它：{c} 仍然持有锁。"),
+            ),
+            Kind::Elected => pick(
+                format!("A majority elected {t}, which leads epoch {n}."),
+                format!("过半数选出了 {t}，由它领导第 {n} 纪元。"),
+            ),
             Kind::Unlocked => pick(
                 format!("{n} clients work on the resource at once, with no lock at all."),
                 format!("{n} 个客户端在完全无锁的情况下同时操作资源。"),

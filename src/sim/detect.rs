@@ -84,6 +84,16 @@ impl Finder {
                 self.push(m);
             }
         }
+        if r.narration.key == Key::ZabEstablished && self.wants(Kind::Elected) {
+            let holder = w
+                .clients
+                .iter()
+                .find(|c| c.alive() && c.recipe.holding() && w.service.holds(w.now, &c.claim()));
+            let mut m = moment(r.index, Kind::Elected, holder.map(|c| c.id));
+            m.n = r.narration.n;
+            m.text = [r.narration.a.clone(), r.narration.a.clone()];
+            self.push(m);
+        }
         if r.narration.key == Key::TimerSessionLost && self.wants(Kind::SessionLost) {
             let mut m = moment(r.index, Kind::SessionLost, r.narration.client);
             m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];

@@ -56,6 +56,8 @@ pub enum Kind {
     RowHandover,
     /// A client library declares its session lost.
     SessionLost,
+    /// A majority of an ensemble elected a new leader, which has every committed lock node.
+    Elected,
     /// Every client has finished its rounds: what the lock bought, and what it cost.
     AllDone,
 }
@@ -104,6 +106,9 @@ impl Kind {
                 Some(Key::CmdExpire) => "expired",
                 Some(Key::FailoverRedis | Key::FailoverRedisRestart) => "failover",
                 Some(Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk) => "failover",
+                Some(Key::CmdSplit) => "link-cut",
+                Some(Key::ServerCrash) => "server-down",
+                Some(Key::CmdPauseServer) => "server-paused",
                 _ => "fault",
             },
             Kind::Waiting => "watches",
@@ -124,6 +129,7 @@ impl Kind {
             Kind::Unlocked => "unlocked",
             Kind::Rewatch => "watches",
             Kind::ReplicaBehind => "replica",
+            Kind::Elected => "leader",
             Kind::Repaired => "ttl",
             Kind::RowHandover => "row-lock",
             Kind::SessionLost => "wire-cut",
@@ -156,6 +162,9 @@ pub(super) fn is_fault(key: Key) -> bool {
             | Key::FailoverEtcd
             | Key::FailoverSql
             | Key::FailoverZk
+            | Key::CmdSplit
+            | Key::ServerCrash
+            | Key::CmdPauseServer
     )
 }
 

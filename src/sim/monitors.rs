@@ -32,6 +32,9 @@ pub struct Monitors {
     pub ownership: Option<u64>,
     pub lost_update: Option<u64>,
     pub stuck: Option<u64>,
+    /// The step at which the lock service broke its own protocol's promise, and which
+    /// (Zab: two leaders in one epoch, a committed transaction lost, diverging servers).
+    pub protocol: Option<(u64, String)>,
     pub now: Verdict,
     /// The progress fingerprint, the tick it last changed, and how long it may stay unchanged
     /// now (`quiet_base`, plus `quiet_lease` while an entry can expire).
@@ -234,6 +237,10 @@ pub fn check(w: &mut World, step: u64, heartbeat: bool) {
     let stuck = stuck(w, heartbeat);
     let lost = w.resource.first_lost_update().is_some();
     let (belief_bad, owner_bad) = (too_many(w, &believers), too_many(w, &owners));
+    if w.monitors.protocol.is_none() {
+        let broken = w.service.invariant();
+        w.monitors.protocol = broken.map(|v| (step, v));
+    }
     let m = &mut w.monitors;
     m.belief = m.belief.or(belief_bad.then_some(step));
     m.ownership = m.ownership.or(owner_bad.then_some(step));

@@ -245,7 +245,10 @@ pub fn all() -> impl Iterator<Item = &'static Preset> {
     let more = super::presets_svc::SERVICE_PRESETS.iter();
     #[cfg(not(feature = "services"))]
     let more = [].iter();
-    PRESETS.iter().chain(more)
+    PRESETS
+        .iter()
+        .chain(super::presets_zab::ENSEMBLE_PRESETS)
+        .chain(more)
 }
 
 pub fn find(id: &str) -> Option<&'static Preset> {

@@ -11,25 +11,7 @@ use crate::services::ServiceKind;
 use crate::sim::Command;
 use std::hash::{Hash, Hasher};
 
-/// FNV-1a, 64 bits: a stable hasher (the standard one is seeded per process).
-pub struct Fnv(pub u64);
-
-impl Fnv {
-    pub fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
+pub use crate::engine::types::Fnv;
 
 /// Changes whenever a client moves on (its app state, its recipe's phase, the node it owns),
 /// a lock entry appears, disappears or changes hands, or a watch is armed or fires. Not

@@ -82,6 +82,8 @@ pub struct Scenario {
     pub retry_sleep: Tick,
     /// kazoo's lock identifier (node data); default: none, as `Lock(path)`.
     pub kazoo_identifier: KazooIdentifier,
+    /// ZooKeeper: an ensemble of this many servers (3 or 5 usually; `None`: standalone).
+    pub ensemble: Option<u8>,
 }
 
 impl Default for Scenario {
@@ -119,6 +121,7 @@ impl Default for Scenario {
             lock_path: None,
             retry_sleep: 2,
             kazoo_identifier: KazooIdentifier::None,
+            ensemble: None,
         }
     }
 }
@@ -185,10 +188,11 @@ impl Scenario {
             || self.poll == 0
             || self.poll > 100_000
             || self.replica_lag.is_some_and(|l| l > MAX_TICKS)
+            || self.ensemble.is_some_and(|n| !(3..=7).contains(&n))
         {
             return bad(
-                "lease/poll/replica_lag",
-                "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000",
+                "lease/poll/replica_lag/ensemble",
+                "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000, ensemble 3..=7 servers",
             );
         }
         if self.start_spread > MAX_TICKS

@@ -27,6 +27,7 @@ fn config(sc: &Scenario) -> ServiceConfig {
         session_timeout: sc.session_timeout,
         timeless: sc.timeless,
         lost_after_timeout: sc.recipe.curator_framework(),
+        ensemble: sc.ensemble,
     }
 }
 
@@ -63,7 +64,8 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
     };
     let start = 1 + rng.range(0, sc.start_spread);
     let (kind, svc) = (kind(sc), config(sc));
-    let lib = Lib::new(kind, &svc).unwrap_or_else(|| Lib::ZooKeeper(zookeeper::lib(&svc)));
+    let mut lib = Lib::new(kind, &svc).unwrap_or_else(|| Lib::ZooKeeper(zookeeper::lib(&svc)));
+    lib.place(i, usize::from(sc.ensemble.unwrap_or(1)));
     let mut client = Client::new(i, lib, Recipe::new(&cfg), App::new(app_cfg, start));
     client.retry_base = sc.retry_sleep;
     client

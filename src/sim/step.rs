@@ -145,14 +145,14 @@ impl World {
             );
         }
         let n = match (env.to, env.payload.clone()) {
-            (Node::Server(_), Payload::Up(m)) => {
+            (Node::Server(at), Payload::Up(m)) => {
                 let c = client.unwrap_or(0);
                 if let Some(seen) = self.seen_conn.get_mut(c) {
                     *seen = env.conn;
                 }
-                self.at_service(c, m, fired)
+                self.at_service(at, c, m, fired)
             }
-            (Node::Server(_), Payload::Hangup) => self.at_hangup(client.unwrap_or(0), fired),
+            (Node::Server(at), Payload::Hangup) => self.at_hangup(at, client.unwrap_or(0), fired),
             (Node::Server(to), Payload::Peer(p)) => {
                 let from = match env.from {
                     Node::Server(s) => s,
@@ -277,8 +277,9 @@ impl World {
         self.created_now.extend(out.created);
         self.deleted_now.extend(out.deleted);
         fired.extend(out.fired);
-        for (c, d) in out.msgs {
-            self.send_down(c, d);
+        let from = out.from.into_iter().chain(std::iter::repeat(None));
+        for ((c, d), s) in out.msgs.into_iter().zip(from) {
+            self.send_down(c, d, s);
         }
         for p in out.peers {
             self.send(
@@ -305,19 +306,21 @@ impl World {
 
     /// An answer or event to client `c`; a "lost reply" fault loses the next reply (and, for
     /// ZooKeeper, its connection with it).
-    fn send_down(&mut self, c: ClientId, d: Down) {
+    /// `from`: the server it leaves from, if not the one the client talks to now.
+    fn send_down(&mut self, c: ClientId, d: Down, from: Option<ServerId>) {
         if c >= self.clients.len() {
             return;
         }
+        let src = from.map_or_else(|| self.server_of(c), Node::Server);
         if d.is_reply() && self.net.drop_next_reply.remove(&c) {
             let extra = d.lost_with_connection();
             self.send_lost(c, Payload::Down(d));
             if let Some(e) = extra {
-                self.send(self.server_of(c), Node::Client(c), Payload::Down(e));
+                self.send(src, Node::Client(c), Payload::Down(e));
             }
             return;
         }
-        self.send(self.server_of(c), Node::Client(c), Payload::Down(d));
+        self.send(src, Node::Client(c), Payload::Down(d));
     }
 
     /// A message that is lost on the way (shown in flight, never delivered).
@@ -332,20 +335,26 @@ impl World {
 
     fn at_service(
         &mut self,
+        at: ServerId,
         c: ClientId,
         m: Up,
         fired: &mut Vec<(ClientId, String, String)>,
     ) -> Narration {
         let mut out = Out::default();
-        let n = self.service.receive(self.now, c, m, &mut out);
+        let n = self.service.receive(self.now, at, c, m, &mut out);
         self.emit(out, fired);
         n
     }
 
     /// The client's connection closed under the service.
-    fn at_hangup(&mut self, c: ClientId, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+    fn at_hangup(
+        &mut self,
+        at: ServerId,
+        c: ClientId,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
         let mut out = Out::default();
-        let n = self.service.hangup(self.now, c, &mut out);
+        let n = self.service.hangup(self.now, at, c, &mut out);
         self.emit(out, fired);
         n
     }

@@ -167,6 +167,7 @@ impl Payload {
             Payload::Up(m) => m.is_heartbeat(),
             Payload::Down(m) => m.is_heartbeat(),
             Payload::Hangup => true,
+            Payload::Peer(p) => p.is_heartbeat(),
             _ => false,
         }
     }

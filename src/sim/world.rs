@@ -144,7 +144,8 @@ impl World {
 
     /// The server client `c` talks to now.
     pub fn server_of(&self, c: ClientId) -> Node {
-        Node::Server(self.service.serving(c))
+        let lib = self.clients.get(c).and_then(|x| x.lib.server());
+        Node::Server(lib.unwrap_or_else(|| self.service.serving(c)))
     }
 
     pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {

@@ -69,6 +69,7 @@ pub fn Settings() -> impl IntoView {
     let clients = move || draft.with(|d| d.clients);
     let seed = move || draft.with(|d| d.seed);
     let fencing = move || draft.with(|d| d.fencing);
+    let servers = move || draft.with(|d| d.ensemble.unwrap_or(1));
     let apply = move |_| {
         let mut s = app.sim.with_untracked(|s| s.scenario().clone());
         let d = draft.get_untracked();
@@ -76,6 +77,7 @@ pub fn Settings() -> impl IntoView {
         s.clients = d.clients.clamp(1, UI_MAX_CLIENTS);
         s.seed = d.seed;
         s.fencing = d.fencing;
+        s.ensemble = d.ensemble;
         let n = s.clients as usize;
         s.faults
             .retain(|f| f.command.client().is_none_or(|c| c < n));
@@ -97,6 +99,11 @@ pub fn Settings() -> impl IntoView {
             <label>{tr(app, "ui.seed")}
                 <input id="ls-seed" type="number" min="0" prop:value=move || seed().to_string()
                     on:change=move |ev| draft.update(|d| d.seed = event_target_value(&ev).parse().unwrap_or(1))/>
+            </label>
+            <label>{tr(app, "ui.servers")}
+                <select id="ls-servers" on:change=move |ev| draft.update(|d| d.ensemble = event_target_value(&ev).parse().ok().filter(|n| [3u8, 5].contains(n)))>
+                    {[1u8, 3, 5].into_iter().map(|n| view! { <option value=n.to_string() selected=move || servers() == n>{n.to_string()}</option> }).collect_view()}
+                </select>
             </label>
             <label class="ls-inline">
                 <input id="ls-fencing" type="checkbox" prop:checked=fencing on:change=move |_| draft.update(|d| d.fencing = !d.fencing)/>

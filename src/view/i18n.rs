@@ -27,6 +27,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.clients", "Clients", "客户端数"),
     ("ui.seed", "Seed", "随机种子"),
     ("ui.fencing", "Fencing tokens", "防护令牌"),
+    ("ui.servers", "ZooKeeper servers", "ZooKeeper 服务器数"),
     ("ui.apply", "Apply", "应用"),
     ("ui.reset", "Reset", "重置"),
     ("ui.step", "Step", "单步"),

@@ -49,6 +49,13 @@ pub struct ZkClient {
     /// Declare the session lost a session timeout after the connection went (Curator).
     pub lost_after_timeout: bool,
     disconnected_at: Option<Tick>,
+    /// How many servers its connect string names (1: a standalone server), and the one it
+    /// talks to now: after a broken connection it tries the next.
+    pub hosts: u8,
+    pub host: u8,
+    /// A reconnect went unanswered since the connection broke: the next one tries another
+    /// server (the Java client walks its host list on every attempt).
+    tried: bool,
 }
 
 impl ZkClient {
@@ -71,6 +78,16 @@ impl ZkClient {
             had_session: false,
             lost_after_timeout: false,
             disconnected_at: None,
+            hosts: 1,
+            host: 0,
+            tried: false,
+        }
+    }
+
+    /// The connection broke or never came up: the next server in the connect string.
+    fn next_host(&mut self) {
+        if self.hosts > 1 {
+            self.host = (self.host + 1) % self.hosts;
         }
     }
 
@@ -178,6 +195,7 @@ impl ZkClient {
         new_session: bool,
     ) -> Vec<LibOut> {
         self.conn = Conn::Connected;
+        self.tried = false;
         self.disconnected_at = None;
         self.session = Some(session);
         self.timeout = timeout_ms;
@@ -230,6 +248,8 @@ impl ZkClient {
             return Vec::new();
         }
         let was_connecting = self.conn == Conn::Connecting;
+        self.next_host();
+        self.tried = false;
         self.conn = if was_connecting {
             Conn::Connecting
         } else {
@@ -321,7 +341,8 @@ impl ZkClient {
                 vec![LibOut::Send(Up::Ping)]
             }
             LibTimer::ReadTimeout if self.conn == Conn::Connecting => {
-                // No answer to the connect: try again.
+                // No answer to the connect: try again (the next server, in an ensemble).
+                self.next_host();
                 self.start(now)
             }
             LibTimer::ReadTimeout => self.disconnect(now),
@@ -332,6 +353,9 @@ impl ZkClient {
     }
 
     fn reconnect(&mut self, now: Tick) -> Vec<LibOut> {
+        if std::mem::replace(&mut self.tried, true) {
+            self.next_host();
+        }
         self.retry_at = Some(now + self.retry_period());
         self.last_sent = now;
         match self.session {

@@ -27,6 +27,8 @@ pub struct Znode {
     pub stat: Stat,
     /// The node's data as text (lossy; `None` for null data).
     pub data: Option<String>,
+    /// The server whose copy this is (an ensemble has one per server).
+    pub server: crate::services::ServerId,
 }
 
 impl Row for Znode {
@@ -34,7 +36,10 @@ impl Row for Znode {
         None
     }
     fn id(&self) -> String {
-        self.path.clone()
+        crate::services::on_server(self.server, &self.path)
+    }
+    fn server(&self) -> crate::services::ServerId {
+        self.server
     }
     fn name(&self) -> String {
         self.name.clone()
@@ -146,5 +151,6 @@ fn row(path: &str, depth: usize, node: &crate::engine::tree::Znode) -> Znode {
         owner,
         stat: node.stat(),
         data,
+        server: 0,
     }
 }

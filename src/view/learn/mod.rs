@@ -36,6 +36,8 @@ pub enum Ask {
     NextSequence,
     /// Whether an ID will be handed out twice.
     Duplicate,
+    /// Who holds the lock once a new leader is elected.
+    Survives,
 }
 
 impl Ask {
@@ -50,6 +52,7 @@ impl Ask {
             Ask::EverAcquires => &[Kind::Stuck],
             Ask::Duplicate => &[Kind::LostUpdate],
             Ask::NextSequence => &[],
+            Ask::Survives => &[Kind::Elected],
         }
     }
 }

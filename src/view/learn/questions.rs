@@ -197,6 +197,30 @@ fn question(ask: Ask, at: u64, sim: &Simulation, moments: &[Moment]) -> Option<Q
             (m.step, prompt, yes_no(true))
         }
         Ask::NextSequence => return next_sequence(at, sim),
+        Ask::Survives => {
+            let m = next(moments, at, &[Kind::Elected])?;
+            let holder = name(m.client);
+            let other = name(Some(usize::from(m.client == Some(0))));
+            let prompt = [
+                "The leader has crashed. Once the others have elected a new one, who holds the lock?".to_string(),
+                "领导者崩溃了。其余服务器选出新领导者之后，谁持有锁？".to_string(),
+            ];
+            let mut opts = vec![
+                [format!("{holder}, as before"), format!("仍然是 {holder}")],
+                [
+                    format!("{other}: the lock was lost"),
+                    format!("{other}：锁丢了"),
+                ],
+                [
+                    format!("Both {holder} and {other}"),
+                    format!("{holder} 和 {other} 都持有"),
+                ],
+            ];
+            if m.client.is_none() {
+                opts.swap(0, 1);
+            }
+            (m.step, prompt, opts)
+        }
     };
     let (options, answer) = shuffle(options, 0, at);
     Some(Question {

@@ -46,6 +46,11 @@ fn shown(q: &Question, sim: &mut Simulation) -> String {
         }
         .into(),
         Ask::Believers => w.monitors.now.believers.len().to_string(),
+        Ask::Survives => match w.monitors.now.believers.as_slice() {
+            [c] => format!("C{}, as before", c + 1),
+            [a, b] => format!("Both C{} and C{}", a + 1, b + 1),
+            _ => "?".into(),
+        },
         Ask::AfterExpiry => {
             let gone = matches!(r.narration.key, Key::SessionExpires) && !r.deleted.is_empty();
             if gone {

@@ -70,6 +70,11 @@ impl Builder<'_> {
                 .servers
                 .iter()
                 .any(|s| s.id == id && s.paused_until.is_some());
+            let leads = self
+                .f
+                .servers
+                .iter()
+                .any(|s| s.id == id && s.role == crate::services::Role::Leader);
             let mut item = Item::new(
                 format!("srv{id}"),
                 Shape::Rect {
@@ -95,6 +100,8 @@ impl Builder<'_> {
                     .attr("stroke-width", "2.5")
                     .attr("stroke-dasharray", "2 3")
                     .data("evidence", "server-paused");
+            } else if leads {
+                item = item.attr("stroke-width", "2.5").data("evidence", "leader");
             }
             self.push(item);
         }

@@ -59,6 +59,16 @@ impl ClientLib for ZkClient {
     fn session_timeout(&self) -> Tick {
         self.timeout
     }
+    fn server(&self) -> Option<crate::services::ServerId> {
+        (self.hosts > 1).then_some(self.host)
+    }
+    /// Client `c` starts at server `c mod n` (a connect string shuffled per client, as Curator
+    /// and kazoo do, made deterministic).
+    fn place(&mut self, c: crate::services::ConnId, servers: usize) {
+        let n = servers.clamp(1, crate::services::MAX_SERVERS);
+        self.hosts = n as u8;
+        self.host = (c % n) as u8;
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The course's chapters, one module each, in the order they are taught.
 
+mod consensus;
 mod crash;
 mod fencing;
 mod herd;
@@ -34,6 +35,7 @@ pub static COURSE: &[Chapter] = &[
     partition::CHAPTER,
     fencing::CHAPTER,
     services::CHAPTER,
+    consensus::CHAPTER,
     matrix::CHAPTER,
     hunt::CHAPTER,
 ];

@@ -1,0 +1,134 @@
+//! The ensemble as the stage and the monitors see it: each server's role and how far it has
+//! applied, each server's own copy of the tree, the watches each server keeps for the clients
+//! connected to it, and what the lock's holder looks like in the service's own view.
+
+use super::member::State;
+use super::{epoch_of, Ensemble};
+use crate::engine::{NodeKind, SessionId, WatchTable};
+use crate::services::api::{Claim, ConnId, Role, ServerId, ServerInfo, Tick, Watch};
+use crate::services::zookeeper::rows::{self, Znode};
+
+impl Ensemble {
+    pub fn servers(&self) -> Vec<ServerInfo> {
+        self.members
+            .iter()
+            .map(|m| {
+                let role = match &m.state {
+                    State::Down => Role::Down,
+                    State::Looking { .. } => Role::Looking,
+                    State::Following { .. } => Role::Follower,
+                    State::Leading(_) => Role::Leader,
+                };
+                let z = m.db.last_zxid();
+                let behind = m.log.len();
+                let note = match &m.state {
+                    State::Down => None,
+                    State::Looking { vote, .. } => Some([
+                        format!("votes zk-{}", vote.leader + 1),
+                        format!("投票给 zk-{}", vote.leader + 1),
+                    ]),
+                    _ if behind > 0 => Some([
+                        format!("applied 0x{z:x} · {behind} logged"),
+                        format!("已应用 0x{z:x} · 已记录 {behind}"),
+                    ]),
+                    _ => Some([format!("applied 0x{z:x}"), format!("已应用 0x{z:x}")]),
+                };
+                ServerInfo {
+                    id: m.id,
+                    name: self.name(m.id),
+                    role,
+                    note,
+                }
+            })
+            .collect()
+    }
+
+    /// The server connection `conn` is attached to.
+    pub fn serving(&self, conn: ConnId) -> ServerId {
+        self.conns.get(&conn).map_or(0, |a| a.server)
+    }
+
+    /// The view that speaks for the service: the established leader's, else the running
+    /// server that has applied the most.
+    fn authority(&self) -> &crate::engine::Server {
+        let best = self.leader().map(usize::from).or_else(|| {
+            let up = self.members.iter().filter(|m| m.is_up());
+            up.max_by_key(|m| (m.db.last_zxid(), m.id))
+                .map(|m| usize::from(m.id))
+        });
+        &self.members[best.unwrap_or(0)].db
+    }
+
+    pub fn holds(&self, claim: &Claim<'_>) -> bool {
+        let (Some(node), Some(session)) = (claim.node, claim.session) else {
+            return false;
+        };
+        self.authority()
+            .tree()
+            .get(node)
+            .is_some_and(|n| n.kind == NodeKind::Ephemeral(SessionId(session)))
+    }
+
+    pub fn session_entries(&self, session: u64) -> usize {
+        self.authority().tree().ephemeral_count(SessionId(session))
+    }
+
+    /// Ticks until the leader expires this claim's session.
+    pub fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
+        let leader = self.leader()?;
+        let db = &self.members[usize::from(leader)].db;
+        let s = db.sessions().get(SessionId(claim.session?))?;
+        Some(s.expires_at as i64 - now as i64)
+    }
+
+    /// Every server's rows, each server's copy with its own ids; a crashed server shows none.
+    pub fn entries(&self) -> Vec<Znode> {
+        self.members
+            .iter()
+            .filter(|m| m.is_up())
+            .flat_map(|m| {
+                rows::tree(&m.db).into_iter().map(move |mut r| {
+                    r.server = m.id;
+                    r
+                })
+            })
+            .collect()
+    }
+
+    /// The watches each server keeps for the clients connected to it.
+    pub fn watches(&self) -> Vec<Watch> {
+        let mut all = Vec::new();
+        for m in self.members.iter().filter(|m| m.is_up()) {
+            let tree = m.db.tree();
+            for (table, path, s) in m.db.watches().all() {
+                let Some(conn) = self.conn_at(m.id, s) else {
+                    continue;
+                };
+                let on_missing = table == WatchTable::Data && tree.get(&path).is_none();
+                all.push(Watch {
+                    conn,
+                    path,
+                    child: table == WatchTable::Child,
+                    on_missing,
+                });
+            }
+        }
+        all
+    }
+
+    /// The leader's last zxid (its epoch in the high half).
+    pub fn stamp(&self) -> i64 {
+        self.authority().last_zxid()
+    }
+
+    /// The first broken promise of Zab, if any: two leaders in one epoch, a committed
+    /// transaction lost, or two servers applying different sequences.
+    pub fn invariant(&self) -> Option<&str> {
+        self.violation.as_deref()
+    }
+
+    /// The epoch the service is in now (the stage's headline).
+    pub fn epoch(&self) -> u32 {
+        epoch_of(self.stamp())
+    }
+}

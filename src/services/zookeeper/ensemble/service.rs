@@ -1,0 +1,208 @@
+//! A message between two servers of the ensemble, dispatched to the side of Zab it belongs to.
+
+use super::member::State;
+use super::zab::{Proposal, Zab};
+use super::{epoch_of, Ensemble, Out};
+use crate::narrate::{Detail, Key, Narration};
+use crate::services::api::{ServerId, Tick};
+
+impl Ensemble {
+    /// A message from server `from` reaches server `to`.
+    pub fn on_peer(
+        &mut self,
+        now: Tick,
+        from: ServerId,
+        to: ServerId,
+        msg: Zab,
+        out: &mut Out,
+    ) -> Narration {
+        let quiet = Narration::new(Key::ZabHeartbeat, None)
+            .a(self.name(to))
+            .b(Detail::Text(msg.label()));
+        let m = &self.members[usize::from(to)];
+        if !m.is_up() {
+            return quiet;
+        }
+        let follows = matches!(m.state, State::Following { leader, .. } if leader == from);
+        let leads = m.lead().is_some();
+        match msg {
+            Zab::Vote { vote, looking } => self.on_vote(now, to, from, vote, looking, out),
+            Zab::FollowerInfo {
+                accepted_epoch,
+                last_zxid,
+            } => {
+                if leads {
+                    self.follower_info(now, to, from, accepted_epoch, last_zxid, out);
+                } else if matches!(m.state, State::Looking { .. }) {
+                    self.m(to).early.insert(from, (accepted_epoch, last_zxid));
+                }
+                quiet
+            }
+            Zab::NewLeader {
+                epoch,
+                trunc,
+                diff,
+                committed,
+                snap,
+            } if follows => {
+                self.new_leader(now, to, from, epoch, trunc, diff, committed, snap, out)
+            }
+            Zab::AckNewLeader if leads => self.ack_new_leader(now, to, from, out).unwrap_or(quiet),
+            Zab::UpToDate { commit } if follows => self.up_to_date(now, to, from, commit, out),
+            Zab::Forward { origin, ask } if leads => {
+                if let Some(l) = self
+                    .m(to)
+                    .lead_mut()
+                    .and_then(|l| l.learners.get_mut(&from))
+                {
+                    l.heard = now;
+                }
+                let before = self.members[usize::from(to)].last_logged();
+                self.submit(now, to, origin, ask, out);
+                let after = self.members[usize::from(to)].last_logged();
+                if after == before {
+                    return quiet;
+                }
+                Narration::new(Key::ZabPropose, None)
+                    .a(self.name(to))
+                    .b(Detail::Text(format!("0x{after:x}")))
+            }
+            Zab::Proposal(p) if follows => self.on_proposal(now, to, from, p, out),
+            Zab::Ack { zxid } if leads => {
+                if self.ack(now, to, from, zxid, out) {
+                    return Narration::new(Key::ZabCommit, None)
+                        .a(self.name(to))
+                        .b(Detail::Text(format!("0x{zxid:x}")));
+                }
+                quiet
+            }
+            Zab::Commit { zxid } if follows => {
+                self.m(to).heard = now;
+                if self.members[usize::from(to)]
+                    .log
+                    .iter()
+                    .all(|p| p.zxid != zxid)
+                {
+                    // A commit for a proposal it never logged: its link lost something.
+                    self.enter_looking(now, to, out);
+                    return Narration::new(Key::ZabLeaderLost, None).a(self.name(to)).b(
+                        Detail::Words([
+                            format!("0x{zxid:x} was never proposed to it"),
+                            format!("从未收到 0x{zxid:x} 的提议"),
+                        ]),
+                    );
+                }
+                self.apply_through(to, now, zxid, out);
+                Narration::new(Key::ZabApply, None)
+                    .a(self.name(to))
+                    .b(Detail::Text(format!("0x{zxid:x}")))
+            }
+            Zab::Ping if follows => {
+                self.m(to).heard = now;
+                let touched = std::mem::take(&mut self.m(to).touched)
+                    .into_iter()
+                    .collect();
+                Self::peer(out, to, from, Zab::PingReply { touched });
+                quiet
+            }
+            Zab::PingReply { touched } if leads => {
+                if let Some(l) = self
+                    .m(to)
+                    .lead_mut()
+                    .and_then(|l| l.learners.get_mut(&from))
+                {
+                    l.heard = now;
+                }
+                for s in touched {
+                    self.m(to).db.touch_session(s, now);
+                }
+                quiet
+            }
+            Zab::Revalidate {
+                conn,
+                session,
+                last_zxid,
+                watches,
+            } if leads => {
+                let valid = self.m(to).db.touch_session(session, now);
+                let reply = Zab::Validated {
+                    conn,
+                    session,
+                    valid,
+                    last_zxid,
+                    watches,
+                };
+                Self::peer(out, to, from, reply);
+                quiet
+            }
+            Zab::Validated {
+                conn,
+                session,
+                valid,
+                last_zxid,
+                watches,
+            } if follows => self.validated(now, to, conn, session, valid, last_zxid, watches, out),
+            Zab::Synced { origin } if follows => {
+                self.answer_forwarded(now, to, origin, out);
+                quiet
+            }
+            Zab::Reset => self.on_reset(now, to, from, follows, out),
+            _ => quiet,
+        }
+    }
+
+    /// A follower logs a proposal and acknowledges it; a gap in its leader's stream means its
+    /// connection lost something, and it syncs again.
+    fn on_proposal(
+        &mut self,
+        now: Tick,
+        s: ServerId,
+        l: ServerId,
+        p: Proposal,
+        out: &mut Out,
+    ) -> Narration {
+        let last = self.members[usize::from(s)].last_logged();
+        self.m(s).heard = now;
+        let gap = epoch_of(p.zxid) == epoch_of(last) && p.zxid > last + 1;
+        if gap {
+            self.enter_looking(now, s, out);
+            return Narration::new(Key::ZabLeaderLost, None)
+                .a(self.name(s))
+                .b(Detail::Words([
+                    format!("a gap before 0x{:x}", p.zxid),
+                    format!("0x{:x} 之前有缺口", p.zxid),
+                ]));
+        }
+        let zxid = p.zxid;
+        self.m(s).log_proposal(p);
+        Self::peer(out, s, l, Zab::Ack { zxid });
+        Narration::new(Key::ZabAck, None)
+            .a(self.name(s))
+            .b(Detail::Text(format!("0x{zxid:x}")))
+    }
+
+    fn on_reset(
+        &mut self,
+        now: Tick,
+        s: ServerId,
+        from: ServerId,
+        follows: bool,
+        out: &mut Out,
+    ) -> Narration {
+        if follows {
+            self.enter_looking(now, s, out);
+            return Narration::new(Key::ZabLeaderLost, None)
+                .a(self.name(s))
+                .b(Detail::Words([
+                    format!("{} is gone", self.name(from)),
+                    format!("{} 已不在", self.name(from)),
+                ]));
+        }
+        if let Some(lead) = self.m(s).lead_mut() {
+            lead.learners.remove(&from);
+        }
+        Narration::new(Key::ZabReset, None)
+            .a(self.name(s))
+            .b(Detail::Text(self.name(from)))
+    }
+}

@@ -1,0 +1,33 @@
+//! Presets of a ZooKeeper ensemble (three servers): the leader dies while C1 holds the lock,
+//! and a minority partition cuts off the server C1 is connected to. Each scenario also carries
+//! a Redis replica, so compare mode shows the same fault on an asynchronously replicated
+//! primary beside it.
+
+use super::moments::Kind;
+use super::presets::{at, base, Preset};
+use super::scenario::{Command, Scenario, TimedCommand};
+use crate::recipes::RecipeKind;
+
+/// Three servers; a Redis column of compare mode gets a replica fed 20 ticks late and a lease
+/// that outlives the run, so that only the replication can lose the lock there.
+fn ensemble(faults: Vec<TimedCommand>) -> Scenario {
+    Scenario {
+        ensemble: Some(3),
+        replica_lag: Some(20),
+        hold_min: 40,
+        hold_max: 40,
+        lease: 2000,
+        fencing: true,
+        faults,
+        ..base(RecipeKind::Curator, 2)
+    }
+}
+
+pub const ENSEMBLE_PRESETS: &[Preset] = &[
+    Preset { id: "zk-leader-crash", title: ["Ensemble: the leader dies, the lock stays", "集群：领导者宕机，锁还在"], lesson: [
+        "Three ZooKeeper servers; zk-3 leads. C1's lock node is a write: its follower forwards it, the leader proposes it, and it is committed only once a majority (two of three) has logged it. Right after C1 holds the lock, the leader crashes. The followers elect zk-2 (it has every committed transaction), C1 reconnects with the same session, and its lock node is on every surviving server. C2 keeps waiting: one holder. Open compare mode with Redis SET NX PX: the same failover loses the key there.",
+        "三台 ZooKeeper 服务器，zk-3 是领导者。C1 的锁节点是一次写入：跟随者把它转发给领导者，领导者发出提议，只有过半数（三台中的两台）记录了它才会提交。C1 刚拿到锁，领导者就崩溃了。跟随者选出 zk-2（它拥有所有已提交的事务），C1 用原来的会话重新连接，它的锁节点在每台存活的服务器上都在。C2 继续等待：只有一个持锁者。打开对比模式，与 Redis SET NX PX 对照：同样的故障切换在那里会丢掉这个键。"], build: || ensemble(vec![at(16, Command::Failover)]), moments: &[Kind::Fault, Kind::Elected, Kind::Handoff] },
+    Preset { id: "zk-minority", title: ["Ensemble: the holder's server is cut off", "集群：持锁者所连的服务器被隔离"], lesson: [
+        "A partition cuts zk-1 off from the other two servers; C1, which holds the lock, is connected to zk-1. zk-1 hears nothing from its leader for syncLimit ticks: a minority cannot serve, so it stops and closes C1's connection. C1 (Curator says SUSPENDED) tries the next server in its connect string, reaches the majority with the same session, and still holds its lock. The majority never stopped: C2 kept waiting the whole time.",
+        "网络分区把 zk-1 与另外两台服务器隔开；持有锁的 C1 连接在 zk-1 上。zk-1 在 syncLimit 个时钟单位内收不到领导者的消息：少数派不能提供服务，于是它停止服务并关闭 C1 的连接。C1（Curator 报告 SUSPENDED）改试连接串中的下一台服务器，用原来的会话连上多数派，锁仍然在它手里。多数派一直在工作：C2 始终在等待。"], build: || ensemble(vec![at(16, Command::Split { clients: vec![], servers: vec![0] }), at(60, Command::HealSplit)]), moments: &[Kind::Fault, Kind::Handoff] },
+];

@@ -1,0 +1,58 @@
+// A ZooKeeper ensemble in the browser (the lean bundle carries it): three server boxes with
+// their roles, the leader's crash and the election drawn (zk-3 down, zk-2 leads), C1's lock
+// node still on every surviving server; the ensemble picked from Settings; the leader crashed
+// from its own popover.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, settle, withPage as sharedWithPage } from './harness.mjs';
+
+let srv, browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.close(); });
+
+const withPage = (name, path, body) => sharedWithPage(browser, new URL(srv.url).origin, name, `${srv.url}${path}`, body);
+const evidence = (page, name) => page.locator(`#ls-stage [data-evidence~="${name}"]`).count();
+const texts = (page) => page.locator('#ls-stage text').allTextContents();
+
+test('the leader dies after the grant: a new leader, and the lock node on every surviving server', () => withPage('ensemble-leader-crash', 'index.html?preset=zk-leader-crash', async (page) => {
+  await page.locator('#ls-stage rect.ls-server').first().waitFor();
+  assert.equal(await page.locator('#ls-stage rect.ls-server').count(), 3, 'a box per server');
+  const first = await texts(page);
+  assert.ok(first.some((t) => /zk-3 · leader/.test(t)), first.join(' | '));
+  assert.ok(first.some((t) => /zk-1 · follower/.test(t)));
+  await page.locator('#ls-last').click();
+  await settle(page);
+  const end = await texts(page);
+  assert.ok(end.some((t) => /zk-3 · down/.test(t)), end.join(' | '));
+  assert.ok(end.some((t) => /zk-2 · leader/.test(t)), end.join(' | '));
+  assert.ok(await evidence(page, 'server-down') > 0, 'the crashed leader is drawn down');
+  assert.ok(await evidence(page, 'leader') > 0, 'the new leader is marked');
+}));
+
+test('the election key frame shows the new leader with the holder\'s node', () => withPage('ensemble-elected', 'index.html?preset=zk-leader-crash', async (page) => {
+  await page.locator('#ls-stage rect.ls-server').first().waitFor();
+  const key = page.locator('.ls-mark[data-evidence~="leader"]').first();
+  await key.click();
+  await settle(page);
+  assert.ok(await evidence(page, 'leader') > 0, 'the new leader is marked');
+  assert.ok(await evidence(page, 'server-down') > 0, 'the old one is down');
+  // C1's node exists on both survivors: server 0's copy is bare, server 1's is @1:.
+  const rows = await page.locator('#ls-stage rect.ls-entry').evaluateAll((els) => els.map((e) => e.dataset.entry));
+  const locks = rows.filter((r) => /lock-0000000000$/.test(r));
+  assert.ok(locks.length >= 2, `C1's node on the survivors: ${rows}`);
+}));
+
+test('three servers are picked in Settings, and the leader is crashed from its popover', () => withPage('ensemble-settings', 'index.html?preset=queue', async (page) => {
+  await page.locator('#ls-stage').waitFor();
+  await page.locator('#ls-servers').selectOption('3');
+  await page.locator('#ls-apply').click();
+  await settle(page);
+  await page.locator('#ls-stage rect.ls-server').first().waitFor();
+  assert.equal(await page.locator('#ls-stage rect.ls-server').count(), 3);
+  const box = page.locator('#ls-stage rect.ls-server[data-server="2"]');
+  const b = await box.boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await page.locator('#ls-pop [data-act="crash-server"]').click();
+  await settle(page);
+  assert.ok(await evidence(page, 'server-down') > 0, 'the leader is drawn down');
+}));

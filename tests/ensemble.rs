@@ -1,0 +1,149 @@
+//! A ZooKeeper ensemble, step by step (reference §13): a write through a follower is forwarded,
+//! proposed, acknowledged by a quorum, committed and applied by every server; the leader's
+//! crash keeps a granted lock (same node, same owner, same session) while Redis's failover
+//! loses it; the new leader's zxids carry the next epoch; a server cut off from the quorum stops
+//! serving and its client moves on with its session.
+
+use lockstep::recipes::RecipeKind;
+use lockstep::services::zookeeper::ensemble::{epoch_of, Ensemble};
+use lockstep::services::{Role, Service};
+use lockstep::sim::narrate::Key;
+use lockstep::sim::{presets, Command, Scenario, Simulation, TimedCommand};
+use lockstep::view::compare::column_scenario;
+
+fn ensemble(sim: &Simulation) -> &Ensemble {
+    match &sim.world().service {
+        Service::ZooKeeper(z) => z.ensemble.as_deref().expect("an ensemble"),
+        #[allow(unreachable_patterns)]
+        _ => panic!("not ZooKeeper"),
+    }
+}
+
+fn run(sc: Scenario, steps: u64) -> Simulation {
+    let mut sim = Simulation::new(sc);
+    for _ in 0..steps {
+        if !sim.step() {
+            break;
+        }
+    }
+    sim
+}
+
+fn preset(id: &str) -> Scenario {
+    (presets::find(id).expect("preset").build)()
+}
+
+fn keys(sim: &Simulation) -> Vec<Key> {
+    sim.records().iter().map(|r| r.narration.key).collect()
+}
+
+/// C1's lock node on server `s` (path, owner session).
+fn lock_nodes(e: &Ensemble, s: usize) -> Vec<(String, u64)> {
+    e.members[s]
+        .db
+        .tree()
+        .iter()
+        .filter(|(p, _)| p.starts_with("/locks/"))
+        .filter_map(|(p, n)| match n.kind {
+            lockstep::engine::NodeKind::Ephemeral(o) => Some((p.to_string(), o.0)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_write_through_a_follower_is_forwarded_proposed_acked_committed_then_applied_everywhere() {
+    let sc = Scenario {
+        faults: vec![],
+        ..preset("zk-leader-crash")
+    };
+    let sim = run(sc, 400);
+    let k = keys(&sim);
+    // From the first forwarded write on: propose, ACK, commit, apply, in that order.
+    let mut at = k
+        .iter()
+        .position(|x| *x == Key::ZabForward)
+        .expect("forwarded");
+    for key in [Key::ZabPropose, Key::ZabAck, Key::ZabCommit, Key::ZabApply] {
+        at += k[at..].iter().position(|x| *x == key).expect("step");
+    }
+    let e = ensemble(&sim);
+    let last: Vec<i64> = e.members.iter().map(|m| m.db.last_zxid()).collect();
+    assert!(last.iter().all(|z| *z == last[0]), "{last:?}");
+    assert_eq!(lock_nodes(e, 0), lock_nodes(e, 2));
+    assert_eq!(e.invariant(), None);
+}
+
+#[test]
+fn the_leader_dies_after_the_grant_and_the_lock_node_survives_with_its_owner() {
+    let sim = run(preset("zk-leader-crash"), 3000);
+    let w = sim.world();
+    assert_eq!(w.monitors.belief, None, "two believers");
+    assert_eq!(w.monitors.ownership, None);
+    let e = ensemble(&sim);
+    assert_eq!(e.invariant(), None);
+    let roles: Vec<Role> = e.servers().iter().map(|s| s.role).collect();
+    assert_eq!(roles, [Role::Follower, Role::Leader, Role::Down]);
+    // The new leader's transactions carry epoch 2; the first has counter 1.
+    let applied: Vec<i64> = e.members[1].applied.iter().map(|p| p.zxid).collect();
+    let first_new = applied
+        .iter()
+        .find(|z| epoch_of(**z) == 2)
+        .expect("epoch 2");
+    assert_eq!(*first_new, (2 << 32) | 1);
+    // C1 held the lock through the crash, with the session it had before it.
+    let k = keys(&sim);
+    assert!(k.contains(&Key::ZabEstablished));
+    let opened = sim
+        .records()
+        .iter()
+        .filter(|r| r.narration.key == Key::ConnectArrives && r.narration.client == Some(0))
+        .count();
+    assert_eq!(opened, 1, "C1 opened one session only");
+}
+
+#[test]
+fn the_same_failover_on_redis_primary_and_replica_gives_two_holders() {
+    let redis = column_scenario(&preset("zk-leader-crash"), RecipeKind::RedisLease);
+    let sim = run(redis, 3000);
+    assert!(
+        sim.world().monitors.belief.is_some(),
+        "Redis keeps one holder?"
+    );
+}
+
+#[test]
+fn a_server_cut_off_from_the_quorum_stops_serving_and_the_majority_keeps_the_lock() {
+    let sim = run(preset("zk-minority"), 3000);
+    let w = sim.world();
+    assert_eq!(w.monitors.belief, None);
+    let e = ensemble(&sim);
+    assert_eq!(e.invariant(), None);
+    assert!(keys(&sim).contains(&Key::ZabLeaderLost));
+    assert_eq!(lock_nodes(e, 1).len(), lock_nodes(e, 2).len());
+}
+
+#[test]
+fn a_crashed_follower_restarts_from_disk_and_syncs_with_a_diff() {
+    let sc = Scenario {
+        faults: vec![
+            TimedCommand {
+                at: 3,
+                command: Command::CrashServer { server: 0 },
+            },
+            TimedCommand {
+                at: 30,
+                command: Command::RestartServer {
+                    server: 0,
+                    keep_disk: true,
+                },
+            },
+        ],
+        ..preset("zk-leader-crash")
+    };
+    let sim = run(sc, 3000);
+    let e = ensemble(&sim);
+    assert_eq!(e.invariant(), None);
+    assert_eq!(e.members[0].db.last_zxid(), e.members[2].db.last_zxid());
+    assert!(keys(&sim).contains(&Key::ZabSync));
+}
