@@ -65,6 +65,25 @@ fn steps_per_second() {
     }
 }
 
+/// A ZooKeeper ensemble of five servers under 50 Curator clients: every write is forwarded,
+/// proposed, acknowledged and committed, and the leader pings every follower each half tick.
+fn ensemble_steps() {
+    for servers in [3u8, 5] {
+        let sc = Scenario {
+            ensemble: Some(servers),
+            ..busy(RecipeKind::Curator, 50)
+        };
+        let mut sim = Simulation::new(sc);
+        let t = Instant::now();
+        let done = sim.run_steps(100_000);
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "steps/s  curator on {servers} servers, 50 clients: {:>10.0} ({done} steps in {secs:.2} s)",
+            done as f64 / secs
+        );
+    }
+}
+
 fn history_memory_and_seek() {
     let before = LIVE.load(Ordering::Relaxed);
     let mut sim = Simulation::new(busy(RecipeKind::Sequential, 20));
@@ -134,10 +153,14 @@ fn matrix_time() {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "ensemble") {
+        return ensemble_steps();
+    }
     matrix_time();
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    ensemble_steps();
     steps_per_second();
     history_memory_and_seek();
     exhaustive_rate();

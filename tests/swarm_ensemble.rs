@@ -109,6 +109,23 @@ fn crash_only(sc: &Scenario) -> bool {
     })
 }
 
+/// `SWARM_SEED=N cargo test --test swarm_ensemble -- --nocapture trace`: seed N's scenario
+/// and narrated trace.
+#[test]
+fn trace() {
+    let Some(seed) = std::env::var("SWARM_SEED").ok().and_then(|s| s.parse().ok()) else {
+        return;
+    };
+    let sc = scenario(seed);
+    eprintln!("{}", serde_json::to_string(&sc).unwrap_or_default());
+    let mut sim = Simulation::new(sc);
+    sim.run_steps(6000);
+    for r in sim.records() {
+        eprintln!("{:>5} {}", r.index, r.narration.text(lockstep::sim::Lang::En));
+    }
+    eprintln!("{:?}", sim.world().monitors);
+}
+
 #[test]
 fn zab_keeps_its_promises_and_crashes_never_give_two_holders() {
     let mut bad = Vec::new();

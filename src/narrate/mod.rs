@@ -131,7 +131,10 @@ pub enum Key {
     /// A partition splits any set of nodes from the rest.
     CmdSplit,
     CmdHealSplit,
+    /// A message between two servers is lost in the network.
+    PeerLost,
     // A ZooKeeper ensemble's own traffic (`zab.rs`).
+    ZabAnswerVote,
     ZabForward,
     ZabPropose,
     ZabAck,
@@ -277,7 +280,9 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 85] = [
+pub const ALL_KEYS: [Key; 87] = [
+    Key::PeerLost,
+    Key::ZabAnswerVote,
     Key::ZabForward,
     Key::ZabPropose,
     Key::ZabAck,

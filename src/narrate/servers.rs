@@ -17,6 +17,7 @@ pub fn covers(k: Key) -> bool {
             | Key::CmdPauseServer
             | Key::CmdSplit
             | Key::CmdHealSplit
+            | Key::PeerLost
     )
 }
 
@@ -61,6 +62,10 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
         Key::CmdHealSplit => (
             "The network split heals: every node can reach every other again.",
             "网络分区恢复：所有节点又能互相通信了。",
+        ),
+        Key::PeerLost => (
+            "“{a}” between two servers is lost in the network (a split, or a crashed end).",
+            "服务器之间的“{a}”在网络中丢失（网络分区，或一端已崩溃）。",
         ),
         _ => ("", ""),
     }

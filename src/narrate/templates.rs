@@ -49,7 +49,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
         Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcRollback | Key::SvcExpiry | Key::SvcCrash => ("", ""),
         Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::NotApplicable => ("", ""),
-        Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => ("", ""),
+        Key::PeerLost | Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => ("", ""),
         Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),
         Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };

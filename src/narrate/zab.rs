@@ -38,6 +38,10 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
             "{a} is electing a leader: its vote is {b} (votes compare by epoch, then last zxid, then server id).",
             "{a} 正在选举领导者：它投票给 {b}（先比纪元，再比最后的 zxid，最后比服务器编号）。",
         ),
+        Key::ZabAnswerVote => (
+            "{a} is not electing: it answers the notification with the leader it follows, {b}.",
+            "{a} 没有在选举：它回复这条通知，告知自己跟随的领导者 {b}。",
+        ),
         Key::ZabLeads => (
             "{a} wins the election and will lead a new epoch: it waits for a majority of followers to sync before it serves.",
             "{a} 赢得选举，将领导一个新纪元：在过半数跟随者完成同步之前它不提供服务。",

@@ -139,8 +139,12 @@ impl World {
             {
                 self.service.peer_lost(self.now, a, b, p);
             }
+            let key = match client {
+                Some(_) => Key::MessageLost,
+                None => Key::PeerLost,
+            };
             return (
-                Narration::new(Key::MessageLost, client).a(env.payload.label()),
+                Narration::new(key, client).a(env.payload.label()),
                 Some((&env).into()),
             );
         }
@@ -161,7 +165,7 @@ impl World {
                 self.at_peer(from, to, p, fired)
             }
             (Node::Resource, Payload::ResUp(m)) => self.at_resource(client.unwrap_or(0), m),
-            (Node::Client(c), p) => self.at_client(c, p, env.conn),
+            (Node::Client(c), p) => self.at_client(c, p, env.conn, env.from),
             _ => Narration::new(Key::ServiceTick, None),
         };
         (n, Some((&env).into()))
@@ -197,7 +201,7 @@ impl World {
         n
     }
 
-    fn at_client(&mut self, c: ClientId, p: Payload, conn: u32) -> Narration {
+    fn at_client(&mut self, c: ClientId, p: Payload, conn: u32, from: Node) -> Narration {
         let label = p.label();
         if !self.clients[c].alive() {
             return Narration::new(Key::ToDeadClient, Some(c)).a(label);
@@ -205,7 +209,10 @@ impl World {
         // Watch events travel on their own stream; answers must match the attempt.
         let lib = &self.clients[c].lib;
         let old_attempt = |m: &crate::services::Down| !m.is_event() && conn != lib.connection();
-        if matches!(&p, Payload::Down(m) if old_attempt(m) || lib.stale(m)) {
+        // A library that walks its connect string reads only the server it talks to now: the
+        // socket to any other was closed when it moved on.
+        let left = matches!(from, Node::Server(s) if lib.server().is_some_and(|h| h != s));
+        if matches!(&p, Payload::Down(m) if left || old_attempt(m) || lib.stale(m)) {
             return Narration::new(Key::StaleReply, Some(c)).a(label);
         }
         let phase = self.clients[c].recipe.phase();

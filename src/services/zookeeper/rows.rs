@@ -66,9 +66,9 @@ impl Row for Znode {
     fn fields(&self) -> Vec<(&'static str, String)> {
         let st = &self.stat;
         let mut f = vec![
-            ("czxid", st.czxid.to_string()),
-            ("mzxid", st.mzxid.to_string()),
-            ("pzxid", st.pzxid.to_string()),
+            ("czxid", zxid(st.czxid)),
+            ("mzxid", zxid(st.mzxid)),
+            ("pzxid", zxid(st.pzxid)),
             ("version", st.version.to_string()),
             ("cversion", st.cversion.to_string()),
             ("numChildren", st.num_children.to_string()),
@@ -152,5 +152,14 @@ fn row(path: &str, depth: usize, node: &crate::engine::tree::Znode) -> Znode {
         stat: node.stat(),
         data,
         server: 0,
+    }
+}
+
+/// A zxid as ZooKeeper's tools write it once it carries an epoch (`0x100000003`).
+fn zxid(z: i64) -> String {
+    if z >= 1 << 32 {
+        format!("0x{z:x}")
+    } else {
+        z.to_string()
     }
 }

@@ -14,10 +14,13 @@ impl Builder<'_> {
         for (row, parent) in &f.headers {
             let y = g.row(*row) + g.ty.small as f32 * 0.36;
             let (server, dir) = server_of_id(parent);
-            let (text, ink) = match self.server_label(server).filter(|_| server > 0) {
-                Some((label, down)) if dir.is_empty() => (label, Self::server_ink(down)),
-                Some((label, down)) => (format!("{label} · {dir}/"), Self::server_ink(down)),
-                None => (format!("{parent}/"), MUTED),
+            // Another server's own header (its name, role and state), or a directory's, which
+            // reads the same on every server.
+            let own = self.server_label(server).filter(|_| server > 0 && dir.is_empty());
+            let server = if own.is_some() { server } else { 0 };
+            let (text, ink) = match own {
+                Some((label, down)) => (label, Self::server_ink(down)),
+                None => (format!("{dir}/"), MUTED),
             };
             let t = self.label(
                 format!("hdr:{parent}"),

@@ -41,7 +41,7 @@ impl Builder<'_> {
                 format!("{} · {en}", look.product),
                 format!("{} · {zh}", look.product),
             ),
-            (None, Some((k, v))) => format!("{} · {k} {v}", look.product),
+            (None, Some((k, v))) => format!("{} · {k} {}", look.product, stamp_text(v)),
             (None, None) => look.product.into(),
         };
         let (title, ink) = match self.first_server_title(look.product) {
@@ -294,7 +294,7 @@ impl Builder<'_> {
             _ => {}
         }
         if let Some((k2, v)) = r.entry.stamp() {
-            add(self, "stamp", format!("{k2} {v}"), "#ffffff", MUTED, None);
+            add(self, "stamp", format!("{k2} {}", stamp_text(v)), "#ffffff", MUTED, None);
         }
         x
     }
@@ -306,5 +306,15 @@ impl Builder<'_> {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         format!("{}\n{}", r.id, fields.join(" · "))
+    }
+}
+
+/// A logical clock as its service writes it: a zxid that carries an epoch (2^32 and up) in
+/// hex, as ZooKeeper's own tools show it (`0x100000003`); small ones in decimal.
+pub fn stamp_text(v: i64) -> String {
+    if v >= 1 << 32 {
+        format!("0x{v:x}")
+    } else {
+        v.to_string()
     }
 }

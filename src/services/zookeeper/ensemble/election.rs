@@ -127,6 +127,13 @@ impl Ensemble {
     }
 
     fn vote_narration(&self, s: ServerId) -> Narration {
+        let m = &self.members[usize::from(s)];
+        if !matches!(m.state, State::Looking { .. }) {
+            let leader = self.name(current_leader(m, s));
+            return Narration::new(Key::ZabAnswerVote, None)
+                .a(self.name(s))
+                .b(Detail::Words([leader.clone(), leader]));
+        }
         let target = match &self.members[usize::from(s)].state {
             State::Looking { vote, .. } => self.name(vote.leader),
             _ => self.name(self.members[usize::from(s)].leader().unwrap_or(s)),
@@ -258,4 +265,8 @@ impl Ensemble {
             .a(self.name(s))
             .b(Detail::Text(self.name(l)))
     }
+}
+
+fn current_leader(m: &super::member::Member, s: ServerId) -> ServerId {
+    m.leader().unwrap_or(s)
 }

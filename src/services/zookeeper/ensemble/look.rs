@@ -74,18 +74,24 @@ impl Ensemble {
     }
 
     /// Ticks until the leader expires this claim's session.
+    /// While no leader is established nobody counts: the session's whole timeout is left, as
+    /// the next leader restarts every deadline.
     pub fn expires_in(&self, now: Tick, claim: &Claim<'_>) -> Option<i64> {
-        let leader = self.leader()?;
+        let session = SessionId(claim.session?);
+        let Some(leader) = self.leader() else {
+            let s = self.authority().sessions().get(session)?;
+            return Some(s.timeout_ms as i64);
+        };
         let db = &self.members[usize::from(leader)].db;
-        let s = db.sessions().get(SessionId(claim.session?))?;
+        let s = db.sessions().get(session)?;
         Some(s.expires_at as i64 - now as i64)
     }
 
-    /// Every server's rows, each server's copy with its own ids; a crashed server shows none.
+    /// Every server's rows, each server's copy with its own ids; a crashed server's are what
+    /// its disk keeps (its box is drawn down).
     pub fn entries(&self) -> Vec<Znode> {
         self.members
             .iter()
-            .filter(|m| m.is_up())
             .flat_map(|m| {
                 rows::tree(&m.db).into_iter().map(move |mut r| {
                     r.server = m.id;
@@ -105,9 +111,10 @@ impl Ensemble {
                     continue;
                 };
                 let on_missing = table == WatchTable::Data && tree.get(&path).is_none();
+                // The watch lives on this server: it points at this server's copy.
                 all.push(Watch {
                     conn,
-                    path,
+                    path: crate::services::on_server(m.id, &path),
                     child: table == WatchTable::Child,
                     on_missing,
                 });
