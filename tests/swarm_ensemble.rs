@@ -113,7 +113,10 @@ fn crash_only(sc: &Scenario) -> bool {
 /// and narrated trace.
 #[test]
 fn trace() {
-    let Some(seed) = std::env::var("SWARM_SEED").ok().and_then(|s| s.parse().ok()) else {
+    let Some(seed) = std::env::var("SWARM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    else {
         return;
     };
     let sc = scenario(seed);
@@ -121,7 +124,11 @@ fn trace() {
     let mut sim = Simulation::new(sc);
     sim.run_steps(6000);
     for r in sim.records() {
-        eprintln!("{:>5} {}", r.index, r.narration.text(lockstep::sim::Lang::En));
+        eprintln!(
+            "{:>5} {}",
+            r.index,
+            r.narration.text(lockstep::sim::Lang::En)
+        );
     }
     eprintln!("{:?}", sim.world().monitors);
 }

@@ -292,7 +292,11 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
         conn,
         conn_label: t(conn_key, lang).to_string(),
         partitioned: w.net.cuts(Node::Client(c.id), w.server_of(c.id)),
-        server: w.service.serving(c.id),
+        // The server its library talks to now (a ZooKeeper client walks its connect string).
+        server: match w.server_of(c.id) {
+            Node::Server(s) => s,
+            _ => 0,
+        },
         drop_armed: w.net.drop_next_reply.contains(&c.id),
         // A crashed client's session still counts down at the server until it expires.
         countdown: if c.proc == Proc::Closed {

@@ -16,7 +16,9 @@ impl Builder<'_> {
             let (server, dir) = server_of_id(parent);
             // Another server's own header (its name, role and state), or a directory's, which
             // reads the same on every server.
-            let own = self.server_label(server).filter(|_| server > 0 && dir.is_empty());
+            let own = self
+                .server_label(server)
+                .filter(|_| server > 0 && dir.is_empty());
             let server = if own.is_some() { server } else { 0 };
             let (text, ink) = match own {
                 Some((label, down)) => (label, Self::server_ink(down)),

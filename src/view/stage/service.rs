@@ -294,7 +294,14 @@ impl Builder<'_> {
             _ => {}
         }
         if let Some((k2, v)) = r.entry.stamp() {
-            add(self, "stamp", format!("{k2} {}", stamp_text(v)), "#ffffff", MUTED, None);
+            add(
+                self,
+                "stamp",
+                format!("{k2} {}", stamp_text(v)),
+                "#ffffff",
+                MUTED,
+                None,
+            );
         }
         x
     }

@@ -22,6 +22,7 @@ impl Ensemble {
         out: &mut Out,
     ) -> Narration {
         let label = m.label();
+        self.wake(now, s, out);
         if !self.members[usize::from(s)].serving() {
             self.conns.remove(&conn).filter(|a| a.server != s);
             out.send_from(s, conn, Down::ConnectionLost);

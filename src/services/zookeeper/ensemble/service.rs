@@ -19,6 +19,7 @@ impl Ensemble {
         let quiet = Narration::new(Key::ZabHeartbeat, None)
             .a(self.name(to))
             .b(Detail::Text(msg.label()));
+        self.wake(now, to, out);
         let m = &self.members[usize::from(to)];
         if !m.is_up() {
             return quiet;

@@ -39,6 +39,15 @@ impl Ensemble {
         }
     }
 
+    /// Server `s` acts on its own timers that are due before it handles a message (after a
+    /// pause, its waits have timed out before it reads what waited in its sockets).
+    pub(super) fn wake(&mut self, now: Tick, s: ServerId, out: &mut Out) {
+        let m = &self.members[usize::from(s)];
+        if !m.paused(now) && self.deadline_of(s).is_some_and(|t| t <= now) {
+            self.timers_of(now, s, out);
+        }
+    }
+
     /// Runs every server's due timers.
     pub fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
         let mut said = None;
