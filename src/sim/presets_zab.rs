@@ -9,10 +9,12 @@ use super::scenario::{Command, Scenario, TimedCommand};
 use crate::recipes::RecipeKind;
 
 /// Three servers; a Redis column of compare mode gets a replica fed 20 ticks late and a lease
-/// that outlives the run, so that only the replication can lose the lock there.
+/// that outlives the run, so that only the replication can lose the lock there. Sessions of 40
+/// ticks: 20 × tickTime, the server's default maximum (Curator asks for 60 s and gets it).
 fn ensemble(faults: Vec<TimedCommand>) -> Scenario {
     Scenario {
         ensemble: Some(3),
+        session_timeout: 40,
         replica_lag: Some(20),
         hold_min: 40,
         hold_max: 40,

@@ -210,6 +210,7 @@ const KEPT: &[&str] = &[
     "ping",
     "pong",
     "connect",
+    "reconnect",
     "connected",
     "closeSession",
     "close",

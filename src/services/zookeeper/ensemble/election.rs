@@ -181,6 +181,7 @@ impl Ensemble {
         let m = self.m(s);
         m.state = State::Following {
             leader: l,
+            synced: false,
             serving: false,
         };
         m.heard = now;
@@ -239,6 +240,9 @@ impl Ensemble {
         m.accepted_epoch = epoch;
         m.current_epoch = epoch;
         m.heard = now;
+        if let State::Following { synced, .. } = &mut m.state {
+            *synced = true;
+        }
         self.apply_through(s, now, committed, out);
         Self::peer(out, s, l, Zab::AckNewLeader);
         Narration::new(Key::ZabSync, None)

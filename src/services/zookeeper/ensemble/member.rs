@@ -25,9 +25,11 @@ pub enum State {
         settled: BTreeMap<ServerId, ServerId>,
         decide_at: Option<Tick>,
     },
-    /// Following `leader`; `serving` once the leader said UPTODATE.
+    /// Following `leader`: `synced` once its NEWLEADER arrived (nothing else from the leader
+    /// can come first on one TCP connection), `serving` once it said UPTODATE.
     Following {
         leader: ServerId,
+        synced: bool,
         serving: bool,
     },
     Leading(Box<Lead>),
@@ -182,6 +184,11 @@ impl Member {
             State::Leading(_) => Some(self.id),
             _ => None,
         }
+    }
+
+    /// A follower that has its leader's NEWLEADER (proposals and commits may follow it).
+    pub fn synced_with(&self, l: ServerId) -> bool {
+        matches!(self.state, State::Following { leader, synced: true, .. } if leader == l)
     }
 
     /// Whether it answers clients now: a leader with an established epoch, a follower the

@@ -81,6 +81,7 @@ impl Ensemble {
             if m.id != leader {
                 m.state = State::Following {
                     leader,
+                    synced: true,
                     serving: true,
                 };
             }

@@ -25,6 +25,23 @@ impl Ensemble {
             return quiet;
         }
         let follows = matches!(m.state, State::Following { leader, .. } if leader == from);
+        // On one TCP connection NEWLEADER comes first: anything else from the leader before it
+        // means the connection lost something, and the follower syncs again.
+        let early = follows
+            && !m.synced_with(from)
+            && matches!(
+                msg,
+                Zab::Proposal(_) | Zab::Commit { .. } | Zab::UpToDate { .. }
+            );
+        if early {
+            self.enter_looking(now, to, out);
+            return Narration::new(Key::ZabLeaderLost, None)
+                .a(self.name(to))
+                .b(Detail::Words([
+                    format!("{} before its NEWLEADER", msg.label()),
+                    format!("在 NEWLEADER 之前收到 {}", msg.label()),
+                ]));
+        }
         let leads = m.lead().is_some();
         match msg {
             Zab::Vote { vote, looking } => self.on_vote(now, to, from, vote, looking, out),
@@ -164,7 +181,14 @@ impl Ensemble {
     ) -> Narration {
         let last = self.members[usize::from(s)].last_logged();
         self.m(s).heard = now;
-        let gap = epoch_of(p.zxid) == epoch_of(last) && p.zxid > last + 1;
+        // The leader's proposals follow the follower's log without a hole: the next counter in
+        // the same epoch, or the first of a new one.
+        let next = if epoch_of(p.zxid) == epoch_of(last) {
+            last + 1
+        } else {
+            super::zxid_of(epoch_of(p.zxid), 1)
+        };
+        let gap = p.zxid != next;
         if gap {
             self.enter_looking(now, s, out);
             return Narration::new(Key::ZabLeaderLost, None)
