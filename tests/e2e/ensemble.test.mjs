@@ -4,7 +4,7 @@
 // from its own popover.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, settle, withPage as sharedWithPage } from './harness.mjs';
+import { serveDist, launch, settle, openTab, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -44,6 +44,7 @@ test('the election key frame shows the new leader with the holder\'s node', () =
 
 test('three servers are picked in Settings, and the leader is crashed from its popover', () => withPage('ensemble-settings', 'index.html?preset=queue', async (page) => {
   await page.locator('#ls-stage').waitFor();
+  await openTab(page, 'settings');
   await page.locator('#ls-servers').selectOption('3');
   await page.locator('#ls-apply').click();
   await settle(page);
