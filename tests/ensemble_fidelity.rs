@@ -10,16 +10,13 @@
 //! bytes of session ids (time-based in ZooKeeper), which server a client reconnects to (kazoo
 //! shuffles), and the natural stale-read rate (F20).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+mod ensemble_rig;
 
-use lockstep::engine::{CreateMode, Output, Request, Response, SessionId};
-use lockstep::services::api::Outbox;
-use lockstep::services::zookeeper::ensemble::zab::Zab;
-use lockstep::services::zookeeper::ensemble::{epoch_of, Ensemble};
+use ensemble_rig::{create, Rig};
+use lockstep::engine::{CreateMode, Output, Request, Response};
+use lockstep::services::zookeeper::ensemble::epoch_of;
 use lockstep::services::zookeeper::{Down, Up};
 use lockstep::services::Role;
-
-type Out = Outbox<Down, Zab>;
 
 fn recording(name: &str) -> serde_json::Value {
     let path = format!(
@@ -33,118 +30,6 @@ fn recording(name: &str) -> serde_json::Value {
 fn finding<'a>(r: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
     &r["findings"][key]
 }
-
-struct Rig {
-    e: Ensemble,
-    now: u64,
-    q: VecDeque<(u8, u8, Zab)>,
-    inbox: BTreeMap<usize, Vec<(Option<u8>, Down)>>,
-    cut: BTreeSet<u8>,
-}
-
-impl Rig {
-    fn new(session_dir: bool) -> Rig {
-        let dir = session_dir.then_some("/locks");
-        Rig {
-            e: Ensemble::new(3, 2000, dir),
-            now: 0,
-            q: VecDeque::new(),
-            inbox: BTreeMap::new(),
-            cut: BTreeSet::new(),
-        }
-    }
-
-    fn absorb(&mut self, out: Out) {
-        for ((c, d), f) in out.msgs.into_iter().zip(out.from) {
-            self.inbox.entry(c).or_default().push((f, d));
-        }
-        for p in out.peers {
-            if self.cut.contains(&p.from) != self.cut.contains(&p.to) {
-                self.e.lost(p.from, p.to);
-            } else {
-                self.q.push_back((p.from, p.to, p.msg));
-            }
-        }
-    }
-
-    fn settle(&mut self) {
-        while let Some((f, t, m)) = self.q.pop_front() {
-            let mut o = Out::default();
-            self.e.on_peer(self.now, f, t, m, &mut o);
-            self.absorb(o);
-        }
-    }
-
-    fn send(&mut self, s: u8, conn: usize, up: Up) {
-        let mut o = Out::default();
-        self.e.client(self.now, s, conn, up, &mut o);
-        self.absorb(o);
-        self.settle();
-    }
-
-    fn advance(&mut self, to: u64) {
-        while let Some(d) = self.e.next_deadline().filter(|d| *d <= to) {
-            self.now = d.max(self.now);
-            let mut o = Out::default();
-            self.e.tick(self.now, &mut o);
-            self.absorb(o);
-            self.settle();
-        }
-        self.now = to;
-    }
-
-    fn crash(&mut self, s: u8) {
-        let mut o = Out::default();
-        self.e.crash(self.now, s, &mut o);
-        self.absorb(o);
-        self.settle();
-    }
-
-    fn take(&mut self, conn: usize) -> Vec<(Option<u8>, Down)> {
-        std::mem::take(self.inbox.entry(conn).or_default())
-    }
-
-    /// Connects `conn` at server `s`; its session.
-    fn connect(&mut self, s: u8, conn: usize, timeout_ms: u64) -> SessionId {
-        self.send(s, conn, Up::Connect { timeout_ms });
-        self.take(conn)
-            .into_iter()
-            .find_map(|(_, d)| match d {
-                Down::Output(Output::Connected { session, .. }) => Some(session),
-                _ => None,
-            })
-            .expect("connected")
-    }
-
-    /// A request; the reply's header zxid and result.
-    fn request(
-        &mut self,
-        s: u8,
-        conn: usize,
-        xid: i32,
-        request: Request,
-    ) -> Option<(i64, Result<Response, lockstep::engine::ErrorCode>)> {
-        let op = request.opcode();
-        self.send(s, conn, Up::Request { xid, request, op });
-        self.take(conn).into_iter().find_map(|(_, d)| match d {
-            Down::Reply(_, Output::Reply { zxid, result, .. }) => Some((zxid, result)),
-            _ => None,
-        })
-    }
-
-    fn leader(&self) -> u8 {
-        self.e.leader().expect("a leader")
-    }
-}
-
-fn create(path: &str, mode: CreateMode) -> Request {
-    Request::Create {
-        path: path.into(),
-        data: Some(b"x".to_vec()),
-        mode,
-    }
-}
-
 /// F1, F2, F4, F5, F6, F7.
 #[test]
 fn f1_to_f7_a_write_through_a_follower() {

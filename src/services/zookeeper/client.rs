@@ -151,7 +151,7 @@ impl ZkClient {
         self.last_heard = now;
         match msg {
             Down::Output(o) | Down::Reply(_, o) => self.output(now, o),
-            Down::ConnectionClosed | Down::ConnectionLost => self.disconnect(now),
+            Down::ConnectionClosed | Down::ConnectionLost => self.dropped(now),
             Down::Closed => {
                 self.conn = Conn::Closed;
                 Vec::new()
@@ -242,6 +242,18 @@ impl ZkClient {
         }
     }
 
+    /// The server closed the connection; while reconnecting in an ensemble that server refused
+    /// the attempt (electing, or behind): the next one is tried at once.
+    fn dropped(&mut self, now: Tick) -> Vec<LibOut> {
+        if self.conn == Conn::Disconnected && self.hosts > 1 {
+            self.next_host();
+            self.tried = false;
+            self.retry_at = Some(now + self.reconnect_delay());
+            return Vec::new();
+        }
+        self.disconnect(now)
+    }
+
     /// The connection is gone: pending requests fail with ConnectionLoss; retry soon.
     pub fn disconnect(&mut self, now: Tick) -> Vec<LibOut> {
         if matches!(self.conn, Conn::Closed | Conn::Disconnected | Conn::Expired) {
@@ -299,9 +311,8 @@ impl ZkClient {
         out
     }
 
-    /// How long it waits before it tries to reconnect: with several servers it moves on to the
-    /// next one at once (recorded: within ~20 ms of the drop; `ClientCnxn` sleeps up to a
-    /// second between attempts, one tick here); with one it waits a third of the timeout.
+    /// Its wait before reconnecting: with several servers a tick (recorded: ~20 ms after the
+    /// drop; `ClientCnxn` sleeps up to 1 s), with one a third of the timeout.
     fn reconnect_delay(&self) -> Tick {
         if self.hosts > 1 {
             1
