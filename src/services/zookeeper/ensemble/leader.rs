@@ -267,12 +267,7 @@ impl Ensemble {
         let zxid = zxid_of(lead.epoch, lead.counter);
         lead.prep.apply_logged(now, zxid, &txn);
         lead.acks.insert(zxid, BTreeSet::from([s]));
-        let to: Vec<ServerId> = lead
-            .learners
-            .iter()
-            .filter(|(_, l)| l.forwarding)
-            .map(|(f, _)| *f)
-            .collect();
+        let to = lead.forwarding();
         let p = Proposal { zxid, txn, origin };
         for f in to {
             Self::peer(out, s, f, Zab::Proposal(p.clone()));
@@ -320,12 +315,7 @@ impl Ensemble {
                 return any;
             }
             lead.acks.remove(&zxid);
-            let to: Vec<ServerId> = lead
-                .learners
-                .iter()
-                .filter(|(_, l)| l.forwarding)
-                .map(|(f, _)| *f)
-                .collect();
+            let to = lead.forwarding();
             let (ready, waiting) = lead.syncs.drain(..).partition(|(z, _)| *z <= zxid);
             lead.syncs = waiting;
             for f in to {

@@ -75,6 +75,14 @@ pub struct Snap {
     pub window_base: Zxid,
 }
 
+impl Lead {
+    /// The followers proposals and commits go to (those sent NEWLEADER).
+    pub fn forwarding(&self) -> Vec<ServerId> {
+        let on = self.learners.iter().filter(|(_, l)| l.forwarding);
+        on.map(|(f, _)| *f).collect()
+    }
+}
+
 /// A client request waiting behind its session's earlier write (`CommitProcessor`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Queued {

@@ -152,12 +152,7 @@ impl Ensemble {
         if fresh + 1 < quorum && now >= lead.since + limit {
             return Some(self.lose_quorum(now, s, out));
         }
-        let to: Vec<ServerId> = lead
-            .learners
-            .iter()
-            .filter(|(_, l)| l.forwarding)
-            .map(|(f, _)| *f)
-            .collect();
+        let to = lead.forwarding();
         for f in to {
             Self::peer(out, s, f, Zab::Ping);
         }
