@@ -1,5 +1,6 @@
 //! View benchmarks (prints figures; `cargo bench --bench view`): time to build a frame, its
-//! stage scene and the scene's SVG for one step, with 10, 50 and 200 clients of `queue`; and
+//! stage scene and the scene's SVG for one step, with 10, 50 and 200 clients of `queue` (and 50
+//! Curator clients on a 5-server ensemble); and
 //! compare mode with four columns of 200 clients, stepped and drawn as the page does.
 
 use std::time::Instant;
@@ -52,9 +53,14 @@ fn compare() {
 }
 
 fn frames() {
-    for clients in [10u32, 50, 200] {
+    for (clients, servers) in [(10u32, 0u8), (50, 0), (200, 0), (50, 5)] {
         let mut sc = presets::find("queue").unwrap().scenario();
         sc.clients = clients;
+        if servers > 0 {
+            sc.recipe = RecipeKind::Curator;
+            sc.ensemble = Some(servers);
+            sc.rounds = 3;
+        }
         let mut sim = Simulation::new(sc);
         sim.compute_ahead(600, 200);
         let plan = Plan::new(&sim);
@@ -84,8 +90,13 @@ fn frames() {
             v.sort();
             v[v.len() / 2] as f64 / 1e6
         };
+        let on = if servers > 0 {
+            format!(" on {servers} ZooKeeper servers")
+        } else {
+            String::new()
+        };
         println!(
-            "{clients} clients: frame {:.3} ms, scene {:.3} ms, svg {:.3} ms (medians over {} steps; svg up to {bytes} B)",
+            "{clients} clients{on}: frame {:.3} ms, scene {:.3} ms, svg {:.3} ms (medians over {} steps; svg up to {bytes} B)",
             med(&mut frame_ns),
             med(&mut scene_ns),
             med(&mut svg_ns),

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::state::{App, Pop};
 use super::{browser, popover};
+use crate::view::patch::{self, Drawn, Edit, Patch};
 use crate::view::scene::Scene;
 use crate::view::stage::{scene, Opts};
 use crate::view::tween::tween;
@@ -41,6 +42,7 @@ pub fn Stage() -> impl IntoView {
         })
     });
     let drawn: StoredValue<Option<Scene>> = StoredValue::new(None);
+    let shown: StoredValue<Drawn> = StoredValue::new(Vec::new());
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         let Some(to) = next.get() else { return };
@@ -50,10 +52,10 @@ pub fn Stage() -> impl IntoView {
         let ms = app.anim_ms.get_value();
         match from {
             Some(from) if ms > 0.0 && !browser::reduced_motion() => {
-                animate(el.into(), from, to, ms, drawn, generation)
+                animate(el.into(), from, to, ms, drawn, shown, generation)
             }
             _ => {
-                el.set_inner_html(&to.svg_body());
+                redraw(&el, patch::markup(&to, false), shown);
                 drawn.set_value(Some(to));
             }
         }
@@ -110,6 +112,7 @@ fn animate(
     to: Scene,
     ms: f64,
     drawn: StoredValue<Option<Scene>>,
+    shown: StoredValue<Drawn>,
     generation: StoredValue<u64>,
 ) {
     let mine = generation.get_value();
@@ -122,6 +125,7 @@ fn animate(
         start: f64,
         mine: u64,
         drawn: StoredValue<Option<Scene>>,
+        shown: StoredValue<Drawn>,
         generation: StoredValue<u64>,
     ) {
         if generation.get_value() != mine {
@@ -129,15 +133,70 @@ fn animate(
         }
         let u = (browser::now() - start) / ms;
         if u >= 1.0 {
-            el.set_inner_html(&to.svg_body());
+            redraw(&el, patch::markup(&to, false), shown);
             drawn.set_value(Some(to));
             return;
         }
         let mid = tween(&from, &to, ease(u));
-        el.set_inner_html(&mid.svg_moving());
+        redraw(&el, patch::markup(&mid, true), shown);
         // Interrupted later, the next transition starts from here.
         drawn.set_value(Some(mid));
-        request_animation_frame(move || frame(el, from, to, ms, start, mine, drawn, generation));
+        request_animation_frame(move || {
+            frame(el, from, to, ms, start, mine, drawn, shown, generation)
+        });
     }
-    frame(el, from, to, ms, start, mine, drawn, generation);
+    frame(el, from, to, ms, start, mine, drawn, shown, generation);
+}
+
+/// Brings the `<svg>`'s children from what `shown` says they are to `new`: only the items that
+/// changed are parsed again (the whole content when most did, or when the children are not
+/// what was last drawn).
+fn redraw(el: &web_sys::Element, new: Drawn, shown: StoredValue<Drawn>) {
+    let kids = el.children();
+    let patch = shown.with_value(|old| match kids.length() as usize == old.len() {
+        true => patch::diff(old, &new),
+        false => patch::diff(&Vec::new(), &new),
+    });
+    let full = || new.iter().map(|(_, m)| m.as_str()).collect::<String>();
+    match patch {
+        Patch::Full(all) => el.set_inner_html(&all),
+        Patch::Edits { remove, edits } => {
+            for i in remove.iter().rev() {
+                if let Some(k) = kids.item(*i as u32) {
+                    k.remove();
+                }
+            }
+            apply_edits(el, &kids, edits);
+            if kids.length() as usize != new.len() {
+                el.set_inner_html(&full());
+            }
+        }
+    }
+    shown.set_value(new);
+}
+
+/// Walks the new drawing order: keeps, replaces in place, inserts runs of new items at once.
+fn apply_edits(el: &web_sys::Element, kids: &web_sys::HtmlCollection, edits: Vec<Edit>) {
+    let (mut at, mut pending, mut n) = (0u32, String::new(), 0u32);
+    for e in edits {
+        if let Edit::Insert(m) = e {
+            pending.push_str(&m);
+            n += 1;
+            continue;
+        }
+        if n > 0 {
+            if let Some(k) = kids.item(at) {
+                let _ = k.insert_adjacent_html("beforebegin", &pending);
+            }
+            (at, n) = (at + n, 0);
+            pending.clear();
+        }
+        if let (Edit::Replace(m), Some(k)) = (e, kids.item(at)) {
+            k.set_outer_html(&m);
+        }
+        at += 1;
+    }
+    if n > 0 {
+        let _ = el.insert_adjacent_html("beforeend", &pending);
+    }
 }

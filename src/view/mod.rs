@@ -12,6 +12,7 @@ pub mod lanes;
 pub mod learn;
 pub mod messages;
 pub mod palette;
+pub mod patch;
 pub mod plan;
 pub mod scene;
 pub mod servers;

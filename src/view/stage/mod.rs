@@ -9,6 +9,7 @@ mod badges;
 mod cards;
 mod ghosts;
 mod marks;
+mod peers;
 mod resource;
 mod servers;
 mod service;

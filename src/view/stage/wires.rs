@@ -174,7 +174,7 @@ impl Builder<'_> {
             .collect()
     }
 
-    fn dot(&mut self, m: &MessageDot, transient: bool, above: Option<bool>) {
+    pub(super) fn dot(&mut self, m: &MessageDot, transient: bool, above: Option<bool>) {
         let Some((x, y)) = self.dot_at(m) else { return };
         let c = m.client.unwrap_or(0);
         let colour = match m.peer {
@@ -271,34 +271,6 @@ impl Builder<'_> {
         }
     }
 
-    /// A message between servers is labelled left of its dot, over the rows, on a white halo:
-    /// what it carries, in red and crossed out when it is lost.
-    fn peer_label(&mut self, m: &MessageDot, (x, y): (f32, f32), transient: bool) {
-        let (text, class, ink) = match m.lost {
-            true => (format!("{} ×", m.op), "ls-msg__lost", VIOLATION),
-            false => (m.op.clone(), "ls-msg__op ls-msg__op--peer", palette::INK),
-        };
-        let small = self.g.ty.small;
-        let t = self.text(
-            format!("m{}:{}", m.id, if m.lost { "x" } else { "t" }),
-            x,
-            y + small as f32 * 0.35,
-            small,
-            Anchor::End,
-            vec![(text, m.lost)],
-            true,
-            class,
-        );
-        t.fill = Some(ink);
-        t.attrs.push(("paint-order", "stroke".into()));
-        t.attrs.push(("stroke", "#ffffff".into()));
-        t.attrs.push(("stroke-width", "4".into()));
-        if m.lost {
-            t.data.push(("evidence", "peer-lost".into()));
-        }
-        t.transient = transient;
-    }
-
     pub fn messages(&mut self) {
         let f = self.f;
         let all: Vec<&MessageDot> = f.messages.iter().chain(f.arrived.iter()).collect();
@@ -324,10 +296,15 @@ impl Builder<'_> {
             );
         }
         let places = self.label_places(&all);
+        let stacks = super::peers::stacks(&all, f.messages.len());
         for (i, m) in all.into_iter().enumerate() {
             // The message this step delivered is at its end: drawn only while the step animates.
             let arrived = i >= f.messages.len();
-            self.dot(m, arrived, places[i]);
+            match stacks.get(&i) {
+                Some(0) => continue,
+                Some(n) if *n > 1 => self.stacked_dot(m, arrived, *n),
+                _ => self.dot(m, arrived, places[i]),
+            }
         }
     }
 }

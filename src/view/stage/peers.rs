@@ -1,0 +1,73 @@
+//! Messages between servers: each labelled beside its dot with what it carries, and those
+//! drawn on top of each other folded into one dot with a count.
+
+use super::Builder;
+use crate::view::frame::MessageDot;
+use crate::view::palette::{self, VIOLATION};
+use crate::view::scene::Anchor;
+
+impl Builder<'_> {
+    /// A message between servers is labelled left of its dot, over the rows, on a white halo:
+    /// what it carries, in red and crossed out when it is lost.
+    pub(super) fn peer_label(&mut self, m: &MessageDot, (x, y): (f32, f32), transient: bool) {
+        let (text, class, ink) = match m.lost {
+            true => (format!("{} ×", m.op), "ls-msg__lost", VIOLATION),
+            false => (m.op.clone(), "ls-msg__op ls-msg__op--peer", palette::INK),
+        };
+        let small = self.g.ty.small;
+        let t = self.text(
+            format!("m{}:{}", m.id, if m.lost { "x" } else { "t" }),
+            x,
+            y + small as f32 * 0.35,
+            small,
+            Anchor::End,
+            vec![(text, m.lost)],
+            true,
+            class,
+        );
+        t.fill = Some(ink);
+        t.attrs.push(("paint-order", "stroke".into()));
+        t.attrs.push(("stroke", "#ffffff".into()));
+        t.attrs.push(("stroke-width", "4".into()));
+        if m.lost {
+            t.data.push(("evidence", "peer-lost".into()));
+        }
+        t.transient = transient;
+    }
+
+    /// The oldest of `n` messages between the same two servers, of one kind, at one place:
+    /// one dot labelled with how many (`PROPOSAL ×12`), not `n` dots and labels on each other.
+    pub(super) fn stacked_dot(&mut self, m: &MessageDot, transient: bool, n: usize) {
+        let mut one = m.clone();
+        one.op = format!("{} ×{n}", m.op);
+        one.label = format!("{} (×{n})", m.label);
+        self.dot(&one, transient, None);
+    }
+}
+
+/// Messages between servers drawn on top of each other (same two servers, same kind, same
+/// place, both delivered or both not): index → how many the first of them stands for, 0 for
+/// the rest. Client messages are not in the map.
+pub(super) fn stacks(
+    all: &[&MessageDot],
+    delivered_from: usize,
+) -> std::collections::BTreeMap<usize, usize> {
+    let mut first = std::collections::BTreeMap::new();
+    let mut out = std::collections::BTreeMap::new();
+    for (i, m) in all.iter().enumerate() {
+        let Some(link) = m.peer else { continue };
+        let place = (m.progress.clamp(0.0, 1.0) * 200.0).round() as u32;
+        let key = (link, m.op.as_str(), m.lost, i >= delivered_from, place);
+        match first.get(&key) {
+            Some(&j) => {
+                *out.entry(j).or_insert(1) += 1;
+                out.insert(i, 0);
+            }
+            None => {
+                first.insert(key, i);
+                out.insert(i, 1);
+            }
+        }
+    }
+    out
+}
