@@ -130,6 +130,7 @@ fn exhaustive_rate() {
             max_depth: 200,
             max_states: 1_000_000,
             allow_close: false,
+            crash_leader: false,
         },
     );
     let secs = t.elapsed().as_secs_f64();

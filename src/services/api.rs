@@ -110,6 +110,17 @@ pub trait LockService {
     ) -> Narration;
     /// When the service will act on its own next (expiry, replication).
     fn next_deadline(&self) -> Option<Tick>;
+    /// What a client hears when its message reaches the address of a server that is down: the
+    /// host resets the connection (`None`: the message vanishes, as if the host were gone).
+    fn refusal(&self) -> Option<Self::Down> {
+        None
+    }
+    /// In the timeless model (the exhaustive search), the one timer that still fires: one that
+    /// ends a wait rather than measures time (an election's finalize wait); it may fire at any
+    /// point, and [`LockService::tick`] runs it at this tick.
+    fn timeless_deadline(&self) -> Option<Tick> {
+        None
+    }
     /// The service's own clock.
     fn tick(&mut self, now: Tick, out: &mut Outbox<Self::Down, Self::Peer>) -> Narration;
     /// An operator ends the client's session or lease now; `None` if the service has none.

@@ -88,6 +88,14 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::next_deadline(s), )* )* }
             }
 
+            pub fn refusal(&self) -> Option<Down> {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::refusal(s).map(Down::$v), )* )* }
+            }
+
+            pub fn timeless_deadline(&self) -> Option<Tick> {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::timeless_deadline(s), )* )* }
+            }
+
             pub fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
                 match self { $( $( #[$attr] Service::$v(s) => {
                     let mut o = Outbox::default();

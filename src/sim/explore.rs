@@ -15,6 +15,7 @@ use super::client::Proc;
 use super::history::Run;
 use super::scenario::{Command, Scenario};
 use super::world::{Action, World};
+use crate::services::Role;
 
 /// What the search looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,9 @@ pub enum Property {
     /// A client waits with nothing left that could wake it (or nothing can happen at all while
     /// someone still waits).
     Stuck,
+    /// The lock service broke its own protocol's promise (an ensemble: two leaders in one
+    /// epoch, a committed transaction lost, servers applying different sequences).
+    Protocol,
 }
 
 #[derive(Clone, Debug)]
@@ -32,6 +36,8 @@ pub struct ExploreConfig {
     pub max_states: usize,
     /// Also let clients (other than C1) close their session at any point, once.
     pub allow_close: bool,
+    /// Also let the leader of a replicated service crash at any point, once.
+    pub crash_leader: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -57,7 +63,8 @@ pub fn timeless(mut sc: Scenario) -> Scenario {
     sc
 }
 
-/// A fingerprint of the logical state (ignores step counters, metrics and message ids).
+/// A fingerprint of the logical state (ignores step counters, metrics, message ids and the
+/// order of sends on different links).
 fn fingerprint(w: &World) -> u64 {
     let mut h = super::progress::Fnv::new();
     w.service.hash(&mut h);
@@ -65,7 +72,11 @@ fn fingerprint(w: &World) -> u64 {
     for c in &w.clients {
         (&c.lib, &c.recipe, &c.app, c.proc).hash(&mut h);
     }
-    for e in w.net.in_flight() {
+    // Link by link (each in send order): two interleavings that only sent on different links
+    // in another order reach the same state.
+    let mut flying: Vec<_> = w.net.in_flight().collect();
+    flying.sort_by_key(|e| (e.from, e.to));
+    for e in flying {
         (e.from, e.to, &e.payload, e.conn).hash(&mut h);
     }
     h.finish()
@@ -91,7 +102,8 @@ fn settle(w: &mut World, path: &mut Vec<Action>) {
     }
 }
 
-fn choices(w: &World, allow_close: bool) -> Vec<Action> {
+fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
+    let allow_close = cfg.allow_close;
     let mut v: Vec<Action> = w
         .enabled()
         .into_iter()
@@ -108,10 +120,20 @@ fn choices(w: &World, allow_close: bool) -> Vec<Action> {
             v.push(Action::Command(Command::Close { client: c.id }));
         }
     }
+    if cfg.crash_leader {
+        let servers = w.service.servers();
+        let leader = servers.iter().find(|s| s.role == Role::Leader);
+        if let (Some(l), false) = (leader, servers.iter().any(|s| s.role == Role::Down)) {
+            v.push(Action::Command(Command::CrashServer { server: l.id }));
+        }
+    }
     v
 }
 
 fn violation(w: &World, no_choices: bool) -> Option<Property> {
+    if w.monitors.protocol.is_some() {
+        return Some(Property::Protocol);
+    }
     if w.monitors.ownership.is_some() {
         return Some(Property::MutualExclusion);
     }
@@ -177,7 +199,7 @@ impl Explorer {
         let stop = self.seen.len().saturating_add(budget);
         while let Some((w, idx, d)) = self.queue.pop_front() {
             self.depth = self.depth.max(d);
-            let acts = choices(&w, self.cfg.allow_close);
+            let acts = choices(&w, &self.cfg);
             if let Some(p) = violation(&w, acts.is_empty()) {
                 let run = path_run(&self.sc, &self.links, idx);
                 return Some(self.outcome(false, Some((p, run))));

@@ -134,11 +134,7 @@ impl World {
         };
         if env.lost {
             self.metrics.lost_messages += 1;
-            if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) =
-                (env.from, env.to, &env.payload)
-            {
-                self.service.peer_lost(self.now, a, b, p);
-            }
+            self.lost(&env);
             let key = match client {
                 Some(_) => Key::MessageLost,
                 None => Key::PeerLost,
@@ -273,6 +269,10 @@ impl World {
 
     /// The service's own clock (session and lease expiry, replication).
     fn service_tick(&mut self, fired: &mut Vec<(ClientId, String, String)>) -> Narration {
+        if self.timeless {
+            // The search fires the timer whenever it chooses: its time has come.
+            self.now = self.now.max(self.service.timeless_deadline().unwrap_or(0));
+        }
         let mut out = Out::default();
         let n = self.service.tick(self.now, &mut out);
         self.emit(out, fired);

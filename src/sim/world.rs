@@ -168,14 +168,32 @@ impl World {
             .net
             .send(self.now, from, to, payload, latency, &mut self.rng, conn);
         // A message lost at send is the newest lost one (no scan of the lost queue).
-        if let Some(e) = self.net.lost().next_back().filter(|e| e.id == id) {
+        let lost = self.net.lost().next_back().filter(|e| e.id == id).cloned();
+        if let Some(e) = lost {
             self.metrics.lost_messages += 1;
-            if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) = (e.from, e.to, &e.payload)
-            {
-                self.service.peer_lost(self.now, a, b, p);
-            }
+            self.lost(&e);
         }
         id
+    }
+
+    /// A message was lost. Between servers, the sender's side may notice; a client's message
+    /// to a server that is down meets its host's reset (the port is closed), where the service
+    /// models one: the client hears at once that the connection failed.
+    pub(super) fn lost(&mut self, e: &super::network::Envelope) {
+        match (e.from, e.to, &e.payload) {
+            (Node::Server(a), Node::Server(b), Payload::Peer(p)) => {
+                self.service.peer_lost(self.now, a, b, p);
+            }
+            (Node::Client(c), Node::Server(s), Payload::Up(_)) if self.net.is_down(s) => {
+                if let Some(d) = self.service.refusal() {
+                    if let Some(seen) = self.seen_conn.get_mut(c) {
+                        *seen = e.conn;
+                    }
+                    self.send(Node::Server(s), Node::Client(c), Payload::Down(d));
+                }
+            }
+            _ => {}
+        }
     }
 
     /// When each possible next action is due (ignoring time in timeless mode).
@@ -204,10 +222,11 @@ impl World {
             c.next_timer(self.timeless)
                 .map(|(t, timer)| (t, Action::Timer(c.id, timer)))
         });
-        let service = (!self.timeless)
-            .then(|| self.service.next_deadline())
-            .flatten()
-            .map(|t| (t, Action::ServiceTimer));
+        let service = match self.timeless {
+            true => self.service.timeless_deadline(),
+            false => self.service.next_deadline(),
+        }
+        .map(|t| (t, Action::ServiceTimer));
         let script = (!self.timeless)
             .then(|| self.script.get(self.next_script))
             .flatten()

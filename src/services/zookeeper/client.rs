@@ -337,10 +337,14 @@ impl ZkClient {
                     (ping, LibTimer::Ping)
                 })
             }
-            Conn::Connecting => Some((
-                self.last_heard + (self.timeout * 2 / 3).max(1),
-                LibTimer::ReadTimeout,
-            )),
+            // An attempt the server refused is followed by the next one soon.
+            Conn::Connecting => Some(match self.retry_at.filter(|_| !self.tried) {
+                Some(t) => (t, LibTimer::Reconnect),
+                None => (
+                    self.last_heard + (self.timeout * 2 / 3).max(1),
+                    LibTimer::ReadTimeout,
+                ),
+            }),
             Conn::Disconnected => {
                 let lost = self
                     .disconnected_at

@@ -96,6 +96,15 @@ impl LockService for Server {
         self.server.next_deadline()
     }
 
+    /// In an ensemble, a server that is down refuses connections (its host is up).
+    fn refusal(&self) -> Option<Down> {
+        self.ensemble.as_ref().map(|_| Down::ConnectionLost)
+    }
+
+    fn timeless_deadline(&self) -> Option<Tick> {
+        self.ensemble.as_ref()?.timeless_deadline()
+    }
+
     /// The server's clock: expire due sessions.
     fn tick(&mut self, now: Tick, out: &mut Out) -> Narration {
         if let Some(e) = &mut self.ensemble {

@@ -91,6 +91,7 @@ impl Hunt {
             max_depth: 200,
             max_states: 400_000,
             allow_close: self.allow_close,
+            crash_leader: false,
         }
     }
 }

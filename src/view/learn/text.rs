@@ -28,6 +28,7 @@ pub fn outcome(o: &Outcome, ms: f64, lang: Lang) -> String {
             match p {
                 Property::MutualExclusion => "two clients hold the lock",
                 Property::Stuck => "a waiter is stuck for ever",
+                Property::Protocol => "the servers broke their own protocol",
             },
             run.forced.len()
         ),
@@ -37,6 +38,7 @@ pub fn outcome(o: &Outcome, ms: f64, lang: Lang) -> String {
             match p {
                 Property::MutualExclusion => "两个客户端同时持有锁",
                 Property::Stuck => "一个等待者永远卡住",
+                Property::Protocol => "服务器违反了自身的协议",
             }
         ),
         (None, Lang::En) if o.truncated => {

@@ -17,6 +17,18 @@ impl Ensemble {
             .min()
     }
 
+    /// In the timeless model only an election's finalize wait ends on its own (a crashed
+    /// leader's followers learn of it from the reset connection, not from a timeout).
+    pub fn timeless_deadline(&self) -> Option<Tick> {
+        self.members
+            .iter()
+            .filter_map(|m| match &m.state {
+                State::Looking { decide_at, .. } => *decide_at,
+                _ => None,
+            })
+            .min()
+    }
+
     fn limit(&self) -> Tick {
         SYNC_LIMIT * self.tick
     }
