@@ -1,6 +1,7 @@
 //! The requirements matrix, computed from runs rather than typed in: each recipe runs the same
-//! probe scenarios (no fault, holder crash, long pause, partition, lost reply, failover, a
-//! nested acquire, ten clients) and each cell reports what its monitors and metrics saw.
+//! probe scenarios (no fault, holder crash, long pause, partition, lost reply, failover, the
+//! granting server's crash right after the grant, the holder's server cut off, a nested
+//! acquire, ten clients) and each cell reports what its monitors and metrics saw.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,15 +34,25 @@ pub enum Probe {
     Partition,
     LostReply,
     Failover,
+    /// The server that granted the lock dies the tick after the grant: a ZooKeeper ensemble's
+    /// leader (three servers), a Redis primary whose replica is promoted (asynchronous
+    /// replication), etcd's or the database's failover.
+    LeaderCrash,
+    /// The server C1 holds the lock through is cut off from the others (and from the other
+    /// clients; C1 stays with the majority): a ZooKeeper ensemble's follower, a Redis primary
+    /// whose replica the other side promotes, or the one server of the rest.
+    Minority,
 }
 
-pub const PROBES: [Probe; 6] = [
+pub const PROBES: [Probe; 8] = [
     Probe::NoFault,
     Probe::Crash,
     Probe::Pause,
     Probe::Partition,
     Probe::LostReply,
     Probe::Failover,
+    Probe::LeaderCrash,
+    Probe::Minority,
 ];
 
 /// What one probe run showed.
@@ -108,8 +119,24 @@ pub fn probe(recipe: RecipeKind, p: Probe) -> Scenario {
     probe_at(recipe, p, first_hold(recipe))
 }
 
+/// The holder's server (the first) cut off from the other servers and clients for 3000 ticks;
+/// Redis's Sentinels on the other side promote the replica.
+fn minority(redis: bool, t: u64) -> Vec<TimedCommand> {
+    let at = |at, command| TimedCommand { at, command };
+    let split = Command::Split {
+        clients: vec![],
+        servers: vec![0],
+    };
+    let mut v = vec![at(t, split), at(t + 3000, Command::HealSplit)];
+    if redis {
+        v.insert(1, at(t + 1, Command::Failover));
+    }
+    v
+}
+
 fn probe_at(recipe: RecipeKind, p: Probe, t: u64) -> Scenario {
     let at = |at, command| TimedCommand { at, command };
+    let redis = matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease);
     let faults = match p {
         Probe::NoFault => Vec::new(),
         Probe::Crash => vec![at(t, Command::Crash { client: 0 })],
@@ -126,10 +153,13 @@ fn probe_at(recipe: RecipeKind, p: Probe, t: u64) -> Scenario {
         ],
         Probe::LostReply => vec![at(1, Command::DropReply { client: 0 })],
         Probe::Failover => vec![at(3, Command::Failover)],
+        Probe::LeaderCrash => vec![at(t, Command::Failover)],
+        Probe::Minority => minority(redis, t),
     };
-    let replica_lag =
-        matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease).then_some(5);
+    let zk = recipe.service() == crate::services::ServiceKind::ZooKeeper;
+    let ensemble = (zk && matches!(p, Probe::LeaderCrash | Probe::Minority)).then_some(3);
     Scenario {
+        ensemble,
         recipe,
         clients: 3,
         latency_min: 1,
@@ -138,7 +168,7 @@ fn probe_at(recipe: RecipeKind, p: Probe, t: u64) -> Scenario {
         hold_min: 20,
         hold_max: 20,
         fencing: true,
-        replica_lag,
+        replica_lag: redis.then_some(5),
         faults,
         ..Scenario::default()
     }
@@ -265,6 +295,8 @@ impl Probe {
             Probe::Partition => "partition",
             Probe::LostReply => "lost reply",
             Probe::Failover => "failover",
+            Probe::LeaderCrash => "leader crash",
+            Probe::Minority => "minority cut",
         }
     }
 }
@@ -273,13 +305,13 @@ impl Probe {
 pub fn render(rows: &[Row]) -> String {
     let mut out = format!("{:<13}", "recipe");
     for p in PROBES {
-        out.push_str(&format!("{:<11}", p.name()));
+        out.push_str(&format!("{:<13}", p.name()));
     }
     out.push_str("handover    reentrant  waits   token  req/acq  msg/acq\n");
     for r in rows {
         out.push_str(&format!("{:<13}", r.recipe.name()));
         for (_, o, _) in &r.outcomes {
-            out.push_str(&format!("{:<11}", o.name()));
+            out.push_str(&format!("{:<13}", o.name()));
         }
         let handover = r
             .crash_handover

@@ -16,6 +16,8 @@ fn probe_key(p: Probe) -> &'static str {
         Probe::Partition => "mx.partition",
         Probe::LostReply => "mx.lost_reply",
         Probe::Failover => "mx.failover",
+        Probe::LeaderCrash => "mx.leader_crash",
+        Probe::Minority => "mx.minority",
     }
 }
 

@@ -179,6 +179,8 @@ const SVC_LABELS: &[(&str, &str, &str)] = &[
     ("mx.partition", "Partition", "网络隔离"),
     ("mx.lost_reply", "Lost reply", "应答丢失"),
     ("mx.failover", "Failover", "故障切换"),
+    ("mx.leader_crash", "Leader / primary dies after the grant", "授予锁后领导者/主节点宕机"),
+    ("mx.minority", "Holder's server cut off", "持锁者所连的服务器被隔离"),
     ("mx.handover", "Freed after crash", "崩溃后释放"),
     ("mx.reentrant", "Reentrant", "可重入"),
     ("mx.waits", "Waiting", "等待方式"),
