@@ -98,11 +98,12 @@ pub struct Row {
     pub messages_x10: u64,
 }
 
-/// The tick after C1 first holds the lock in the fault-free probe (8 if it never does).
-fn first_hold(recipe: RecipeKind) -> u64 {
+/// The tick after C1 first holds the lock in the probe's run without its fault (8 if it never
+/// does).
+fn first_hold(recipe: RecipeKind, p: Probe) -> u64 {
     let mut sim = Simulation::new(Scenario {
         faults: Vec::new(),
-        ..probe_at(recipe, Probe::NoFault, 0)
+        ..probe_at(recipe, p, 0)
     });
     while sim.step() && sim.cursor() < 500 {
         if sim.world().clients[0].recipe.holding() {
@@ -116,7 +117,7 @@ fn first_hold(recipe: RecipeKind) -> u64 {
 /// (a lost reply hits its first request); every pause or cut lasts longer than any lease or
 /// session in the defaults (3000 ticks vs 2000 and 12).
 pub fn probe(recipe: RecipeKind, p: Probe) -> Scenario {
-    probe_at(recipe, p, first_hold(recipe))
+    probe_at(recipe, p, first_hold(recipe, p))
 }
 
 /// The holder's server (the first) cut off from the other servers and clients for 3000 ticks;
