@@ -77,6 +77,8 @@ fn a_waiting_caption_never_calls_part_of_the_queue_the_queue() {
     }
 }
 
+/// Redis runs only with the `services` feature.
+#[cfg(feature = "services")]
 #[test]
 fn a_key_the_replica_never_got_is_lost_in_the_failover_not_deleted() {
     let mut sim = run("redis-failover");

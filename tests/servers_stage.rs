@@ -1,6 +1,7 @@
 //! The stage of a multi-server service: a box per server with its role, each client's wire on
 //! the box of the server it talks to, the replication write lost on a cut link, the key the
 //! replica lacks, and a down server after a failover — at 1440×900 and in an 800×500 embed.
+#![cfg(feature = "services")]
 
 use lockstep::services::{Role, ServerId};
 use lockstep::sim::{presets, Lang, Simulation};

@@ -11,6 +11,7 @@
 //!   its session — the recorded F19.)
 //!
 //! A failure prints `seed=N`; `SWARM_SEEDS=10000` runs more.
+#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;

@@ -11,6 +11,7 @@
 //!   run goes on, and no client it named ever gets the lock: a lease that blocks it may still
 //!   run out), and it misses no client that waits for ever.
 //! A failure prints `seed=N`.
+#![cfg(feature = "services")]
 
 mod common;
 

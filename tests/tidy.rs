@@ -168,8 +168,9 @@ fn only_the_ui_knows_leptos() {
     }
 }
 
-/// The lean bundle is the full one minus whole modules and enum variants: no stub files, no
-/// `#[path]` swaps, no crate-wide `allow`, and few places that name the feature.
+/// The lean bundle is the full one minus whole modules and enum variants: no stub files (but
+/// one, the ZooKeeper ensemble's uninhabited stand-in, `no_ensemble.rs`), no `#[path]` swaps,
+/// no crate-wide `allow`, and few places that name the feature.
 #[test]
 fn the_services_feature_gates_modules_and_variants_only() {
     let mut sites = Vec::new();

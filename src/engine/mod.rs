@@ -13,7 +13,9 @@ pub mod path;
 mod prep;
 pub mod protocol;
 mod read;
-mod replica;
+/// Replicated mode for the servers of an ensemble (only the full bundle has ensembles).
+#[cfg(feature = "services")]
+pub mod replica;
 mod server;
 pub mod session;
 pub mod tree;
@@ -25,7 +27,6 @@ pub use protocol::{
     ClientWatches, Data, Input, MultiOp, MultiResult, Opcode, Output, Request, Response,
     WatcherType,
 };
-pub use replica::LogTxn;
 pub use server::{Server, ServerConfig};
 pub use types::{
     CreateMode, ErrorCode, EventType, NodeKind, SessionId, Stat, Time, WatchedEvent, Zxid,

@@ -8,6 +8,7 @@ mod names;
 mod servers;
 mod services;
 mod templates;
+#[cfg(feature = "services")]
 mod zab;
 
 pub use detail::Detail;

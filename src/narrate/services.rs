@@ -1,6 +1,6 @@
-//! Narration templates (en, zh) for the lock services beside ZooKeeper and for failovers. The
-//! lean bundle keeps only what a ZooKeeper world can say (the completeness test runs on the
-//! full build).
+//! Narration templates (en, zh) for the lock services beside ZooKeeper, for failovers and (from
+//! `zab.rs`) for a ZooKeeper ensemble's traffic. The lean bundle keeps only what a standalone
+//! ZooKeeper world can say (the completeness test runs on the full build).
 
 use super::Key;
 
@@ -76,6 +76,6 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
             "Fault: the database fails over to its standby. Committed rows survive; every open transaction, and every row lock it held, is gone.",
             "故障：数据库切换到备库。已提交的行保留；所有未结束的事务及其持有的行锁都消失了。",
         ),
-        _ => return None,
+        _ => return super::zab::template(k),
     })
 }

@@ -1,13 +1,12 @@
 //! The sentence templates of every step kind, in English and Simplified Chinese (`{c}` the
 //! client, `{a}` the subject, `{b}` the result, `{n}` a number).
 
-use super::{servers, services, zab, Key, Lang};
+use super::{servers, services, Key, Lang};
 
 pub(super) fn template(k: Key, lang: Lang) -> &'static str {
     let (en, zh) = match k {
         k if services::covers(k) => services::template(k),
         k if servers::covers(k) => servers::template(k),
-        k if zab::covers(k) => zab::template(k),
         Key::RequestArrives => ("{c}'s {a} reaches the server: {b}.", "{c} 的 {a} 到达服务器：{b}。"),
         Key::ConnectArrives => ("{c} connects: the server opens session {a} with a {n}-tick timeout.", "{c} 连接：服务器创建会话 {a}，超时 {n} 个时钟单位。"),
         Key::ReconnectArrives => ("{c} reconnects to session {a}: {b}.", "{c} 重新连接会话 {a}：{b}。"),
@@ -49,8 +48,9 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
         Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcRollback | Key::SvcExpiry | Key::SvcCrash => ("", ""),
         Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::NotApplicable => ("", ""),
-        Key::PeerLost | Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => ("", ""),
-        Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),
+        // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
+        Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
+        Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),
         Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };
     if lang == Lang::En {

@@ -1,15 +1,12 @@
 //! Narration templates (en, zh) for a ZooKeeper ensemble's own traffic: a write forwarded to
 //! the leader, proposed, acknowledged, committed and applied; heartbeats; an election and the
 //! new leader's sync; a server that stops serving, or refuses a client that is ahead of it.
+//! Only the full bundle has ensembles.
 
 use super::Key;
 
-pub fn covers(k: Key) -> bool {
-    template(k).0 != ""
-}
-
-pub fn template(k: Key) -> (&'static str, &'static str) {
-    match k {
+pub fn template(k: Key) -> Option<(&'static str, &'static str)> {
+    Some(match k {
         Key::ZabForward => (
             "{a} is a follower: it forwards “{b}” to its leader.",
             "{a} 是跟随者：它把“{b}”转发给领导者。",
@@ -90,6 +87,6 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
             "Leader {a} expires session {b}: no server has heard from it within its timeout. The close is a transaction, so its ephemeral nodes vanish on every server at one zxid.",
             "领导者 {a} 让会话 {b} 过期：在超时时间内没有任何服务器收到它的消息。关闭会话是一个事务，所以它的临时节点在每台服务器上都于同一个 zxid 消失。",
         ),
-        _ => ("", ""),
-    }
+        _ => return None,
+    })
 }

@@ -18,6 +18,7 @@ pub mod network;
 pub mod presets;
 #[cfg(feature = "services")]
 pub mod presets_svc;
+#[cfg(feature = "services")]
 mod presets_zab;
 pub mod progress;
 pub mod resource;

@@ -239,16 +239,16 @@ pub const PRESETS: &[Preset] = &[
         "同样的十台机器在读-改-写外面加上顺序锁。ID 唯一且有序；代价是等待，可以在等待时间指标中看到。"], build: || ids(RecipeKind::Sequential), moments: &[Kind::Waiting, Kind::Handoff, Kind::AllDone] },
 ];
 
-/// Every preset: ZooKeeper's, then (full bundle) the other lock services'.
+/// Every preset: standalone ZooKeeper's, then (full bundle) an ensemble's and the other lock
+/// services'.
 pub fn all() -> impl Iterator<Item = &'static Preset> {
     #[cfg(feature = "services")]
-    let more = super::presets_svc::SERVICE_PRESETS.iter();
+    let more = super::presets_zab::ENSEMBLE_PRESETS
+        .iter()
+        .chain(super::presets_svc::SERVICE_PRESETS);
     #[cfg(not(feature = "services"))]
     let more = [].iter();
-    PRESETS
-        .iter()
-        .chain(super::presets_zab::ENSEMBLE_PRESETS)
-        .chain(more)
+    PRESETS.iter().chain(more)
 }
 
 pub fn find(id: &str) -> Option<&'static Preset> {
@@ -268,9 +268,24 @@ impl PresetName {
     }
 }
 
-/// Presets of the other lock services: the lean bundle knows only their ids and titles, to
-/// list them and to hand a link to one of them over to the full bundle.
-pub const SERVICE_PRESET_NAMES: [PresetName; 11] = [
+/// Presets only the full bundle runs (a ZooKeeper ensemble's, then the other lock services'):
+/// the lean bundle knows only their ids and titles, to list them and to hand a link to one of
+/// them over to the full bundle.
+pub const SERVICE_PRESET_NAMES: [PresetName; 13] = [
+    PresetName {
+        id: "zk-leader-crash",
+        title: [
+            "Ensemble: the leader dies, the lock stays",
+            "集群：领导者宕机，锁还在",
+        ],
+    },
+    PresetName {
+        id: "zk-minority",
+        title: [
+            "Ensemble: the holder's server is cut off",
+            "集群：持锁者所连的服务器被隔离",
+        ],
+    },
     PresetName {
         id: "sql-crash",
         title: ["SQL lock row: the holder crashes", "SQL 锁行：持锁者崩溃"],
@@ -338,7 +353,8 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 11] = [
     },
 ];
 
-/// Whether the preset is another lock service's (only the full bundle runs it).
+/// Whether the preset is an ensemble's or another lock service's (only the full bundle runs
+/// it).
 pub fn is_service_preset(id: &str) -> bool {
     SERVICE_PRESET_NAMES.iter().any(|p| p.id == id)
 }

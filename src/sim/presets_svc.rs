@@ -55,12 +55,13 @@ pub const SERVICE_PRESETS: &[Preset] = &[
 
 #[cfg(test)]
 mod tests {
-    /// The lean bundle hands links to these presets over by id: its copy of the list must be
-    /// exactly the ids and titles here.
+    /// The lean bundle hands links to these presets (and the ensemble's) over by id: its copy
+    /// of the list must be exactly their ids and titles.
     #[test]
     fn the_lean_bundles_id_list_names_every_service_preset() {
-        let names: Vec<_> = super::SERVICE_PRESETS
+        let names: Vec<_> = super::super::presets_zab::ENSEMBLE_PRESETS
             .iter()
+            .chain(super::SERVICE_PRESETS)
             .map(|p| (p.id, p.title))
             .collect();
         let copy: Vec<_> = super::super::presets::SERVICE_PRESET_NAMES

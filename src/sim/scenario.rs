@@ -138,6 +138,12 @@ pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 pub const MAX_TICKS: Tick = 1_000_000;
 
 impl Scenario {
+    /// Whether only the full bundle runs it: a lock service other than ZooKeeper, or a
+    /// ZooKeeper ensemble (the lean first page carries neither, and hands such runs over).
+    pub fn needs_full(&self) -> bool {
+        !self.recipe.service().look().lean || self.ensemble.is_some()
+    }
+
     /// Checks ranges; the message names the field.
     pub fn validate(&self) -> Result<(), String> {
         let bad = |f: &str, why: &str| Err(format!("scenario field `{f}`: {why}"));

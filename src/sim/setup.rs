@@ -31,7 +31,8 @@ fn config(sc: &Scenario) -> ServiceConfig {
     }
 }
 
-pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
+/// Client `i`, placed on one of the service's `servers` (a ZooKeeper client's connect string).
+pub(super) fn make_client(sc: &Scenario, i: usize, servers: usize, rng: &mut SimRng) -> Client {
     let writer = !sc.readers.contains(&i);
     let cfg = RecipeConfig {
         kind: sc.recipe,
@@ -65,7 +66,7 @@ pub(super) fn make_client(sc: &Scenario, i: usize, rng: &mut SimRng) -> Client {
     let start = 1 + rng.range(0, sc.start_spread);
     let (kind, svc) = (kind(sc), config(sc));
     let mut lib = Lib::new(kind, &svc).unwrap_or_else(|| Lib::ZooKeeper(zookeeper::lib(&svc)));
-    lib.place(i, usize::from(sc.ensemble.unwrap_or(1)));
+    lib.place(i, servers);
     let mut client = Client::new(i, lib, Recipe::new(&cfg), App::new(app_cfg, start));
     client.retry_base = sc.retry_sleep;
     client

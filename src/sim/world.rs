@@ -89,8 +89,9 @@ impl World {
     pub fn new(sc: &Scenario) -> World {
         let mut rng = SimRng::new(sc.seed);
         let service = super::setup::make_service(sc);
+        let servers = service.servers().len();
         let clients = (0..sc.clients as usize)
-            .map(|i| super::setup::make_client(sc, i, &mut rng))
+            .map(|i| super::setup::make_client(sc, i, servers, &mut rng))
             .collect();
         let mut w = World {
             now: 0,

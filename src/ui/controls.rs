@@ -131,12 +131,12 @@ pub fn Settings() -> impl IntoView {
     }
 }
 
-/// The lean bundle lists the other services' presets by title; picking one opens the full
-/// bundle.
+/// The lean bundle lists the ensemble's and the other services' presets by title; picking one
+/// opens the full bundle.
 fn lean_presets(app: App) -> impl IntoView {
     (!FULL).then(|| {
         view! {
-            <optgroup label="Redis · etcd · SQL">
+            <optgroup label="ZooKeeper ensemble · Redis · etcd · SQL">
                 {move || presets::SERVICE_PRESET_NAMES.iter().map(|p| view! { <option value=p.id>{format!("{} →", p.title(app.lang.get()))}</option> }).collect_view()}
             </optgroup>
         }

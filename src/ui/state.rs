@@ -232,9 +232,9 @@ impl App {
     }
 
     /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for
-    /// another lock service over to the full one.
+    /// another lock service or an ensemble over to the full one.
     pub fn load(&self, preset: &str, scenario: Scenario) {
-        if !scenario.recipe.service().available() {
+        if !FULL && scenario.needs_full() {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (
                 preset.to_string(),
@@ -252,7 +252,7 @@ impl App {
     }
 
     pub fn load_run(&self, run: Run) {
-        if !run.scenario.recipe.service().available() {
+        if !FULL && run.scenario.needs_full() {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (url::CUSTOM.into(), run, 0);
             browser::go_full(&url::to_query(&st));

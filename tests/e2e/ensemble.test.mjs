@@ -1,7 +1,8 @@
-// A ZooKeeper ensemble in the browser (the lean bundle carries it): three server boxes with
-// their roles, the leader's crash and the election drawn (zk-3 down, zk-2 leads), C1's lock
-// node still on every surviving server; the ensemble picked from Settings; the leader crashed
-// from its own popover.
+// A ZooKeeper ensemble in the browser (the full bundle carries it: the lean first page hands a
+// link to an ensemble preset, or three servers picked in its Settings, over to full.html with
+// the same scenario): three server boxes with their roles, the leader's crash and the election
+// drawn (zk-3 down, zk-2 leads), C1's lock node still on every surviving server; the leader
+// crashed from its own popover.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, settle, openTab, withPage as sharedWithPage } from './harness.mjs';
@@ -15,6 +16,8 @@ const evidence = (page, name) => page.locator(`#ls-stage [data-evidence~="${name
 const texts = (page) => page.locator('#ls-stage text').allTextContents();
 
 test('the leader dies after the grant: a new leader, and the lock node on every surviving server', () => withPage('ensemble-leader-crash', 'index.html?preset=zk-leader-crash', async (page) => {
+  await page.waitForURL(/full\.html\?/, { timeout: 15000 });
+  assert.match(page.url(), /preset=zk-leader-crash/, 'the preset travels with the hand-over');
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
   assert.equal(await page.locator('#ls-stage rect.ls-server').count(), 3, 'a box per server');
   const first = await texts(page);
@@ -29,7 +32,7 @@ test('the leader dies after the grant: a new leader, and the lock node on every 
   assert.ok(await evidence(page, 'leader') > 0, 'the new leader is marked');
 }));
 
-test('the election key frame shows the new leader with the holder\'s node', () => withPage('ensemble-elected', 'index.html?preset=zk-leader-crash', async (page) => {
+test('the election key frame shows the new leader with the holder\'s node', () => withPage('ensemble-elected', 'full.html?preset=zk-leader-crash', async (page) => {
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
   const key = page.locator('.ls-mark[data-evidence~="leader"]').first();
   await key.click();
@@ -42,12 +45,15 @@ test('the election key frame shows the new leader with the holder\'s node', () =
   assert.ok(locks.length >= 2, `C1's node on the survivors: ${rows}`);
 }));
 
-test('three servers are picked in Settings, and the leader is crashed from its popover', () => withPage('ensemble-settings', 'index.html?preset=queue', async (page) => {
+test('three servers picked in the lean page\'s Settings open the full bundle, and the leader is crashed from its popover', () => withPage('ensemble-settings', 'index.html?preset=queue&clients=4', async (page) => {
   await page.locator('#ls-stage').waitFor();
   await openTab(page, 'settings');
   await page.locator('#ls-servers').selectOption('3');
   await page.locator('#ls-apply').click();
+  await page.waitForURL(/full\.html\?/, { timeout: 15000 });
+  await page.locator('#ls-stage').waitFor();
   await settle(page);
+  assert.equal(await page.locator('#ls-stage .ls-card').count(), 4, 'the scenario is kept: four clients');
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
   assert.equal(await page.locator('#ls-stage rect.ls-server').count(), 3);
   const box = page.locator('#ls-stage rect.ls-server[data-server="2"]');

@@ -4,13 +4,20 @@
 //! did, and shows the znode tree as typed rows. The client library is [`client::ZkClient`].
 
 pub mod client;
+#[cfg(feature = "services")]
 pub mod ensemble;
 mod fields;
 mod narrate;
+#[cfg(not(feature = "services"))]
+mod no_ensemble;
 mod owners;
 pub mod rows;
 mod service;
 pub mod wire;
+
+// The lean bundle has no ensemble: a run with several servers hands over to the full one.
+#[cfg(not(feature = "services"))]
+use no_ensemble as ensemble;
 
 pub use client::ZkClient as Lib;
 pub use rows::Znode as Entry;
@@ -49,7 +56,7 @@ pub struct Server {
     /// The session each connection's handshake bound it to.
     bound: Vec<Option<SessionId>>,
     /// An ensemble of several servers, when the run has one (the standalone server above is
-    /// then unused).
+    /// then unused; the lean bundle has none).
     pub ensemble: Option<Box<ensemble::Ensemble>>,
 }
 
@@ -72,22 +79,18 @@ impl Server {
         if let Some(dir) = &cfg.lock_dir {
             precreate(&mut server, dir);
         }
-        let ensemble = cfg.ensemble.filter(|n| *n > 1).map(|n| {
-            let dir = cfg.lock_dir.as_deref();
-            Box::new(ensemble::Ensemble::new(usize::from(n), cfg.tick_time, dir))
-        });
         Server {
             server,
             owners: SessionOwners::default(),
             bound: Vec::new(),
-            ensemble,
+            ensemble: ensemble::Ensemble::from_config(cfg),
         }
     }
 
     /// The connection a session belongs to.
     pub fn owner_of(&self, s: SessionId) -> Option<ConnId> {
         match &self.ensemble {
-            Some(e) => e.owners.get(&s).copied(),
+            Some(e) => e.owner(s),
             None => self.owners.get(s),
         }
     }

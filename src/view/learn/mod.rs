@@ -153,8 +153,8 @@ impl Chapter {
         k
     }
 
-    /// Whether only the full bundle can show it: another lock service, the matrix, or the
-    /// search (the exhaustive checker stays out of the lean first page's budget).
+    /// Whether only the full bundle can show it: an ensemble, another lock service, the
+    /// matrix, or the search (these stay out of the lean first page's budget).
     pub fn needs_full(&self) -> bool {
         match self.body {
             Body::Run { preset, .. } => crate::sim::presets::is_service_preset(preset),

@@ -7,9 +7,9 @@ use crate::narrate::Key;
 use crate::sim::{moments, presets, Simulation};
 use crate::view::learn::{course, Ask, Body};
 
-/// A preset of the other lock services, known to the lean bundle by id only.
+/// A preset only the full bundle runs, known to the lean bundle by id only.
 fn lean_knows(preset: &str) -> bool {
-    cfg!(not(feature = "services")) && presets::is_service_preset(preset)
+    presets::find(preset).is_none() && presets::is_service_preset(preset)
 }
 
 fn loaded(preset: &str) -> Simulation {

@@ -38,7 +38,8 @@ pub struct UrlState {
 }
 
 impl UrlState {
-    /// Whether this state needs the full bundle (another lock service, compare mode, matrix).
+    /// Whether this state needs the full bundle (another lock service, an ensemble, compare
+    /// mode, the matrix).
     pub fn needs_full(&self) -> bool {
         let foreign_preset =
             presets::find(&self.preset).is_none() && presets::is_service_preset(&self.preset);
@@ -51,7 +52,7 @@ impl UrlState {
             || chapter
             || !self.compare.is_empty()
             || self.matrix
-            || !self.run.scenario.recipe.service().look().lean
+            || self.run.scenario.needs_full()
     }
 }
 

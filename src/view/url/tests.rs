@@ -126,3 +126,24 @@ fn a_link_asking_for_too_much_work_opens_earlier_with_a_message() {
     let (st, errors) = parse("preset=queue&at=200000");
     assert!(errors.is_empty() && st.at == 200_000);
 }
+
+/// An ensemble runs only in the full bundle: the bench's five-server link, the ensemble's
+/// presets (known by id in the lean one) and the course's chapter about it all hand over.
+#[test]
+fn an_ensemble_needs_the_full_bundle() {
+    let five = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(r#"{"recipe":"curator","clients":50,"ensemble":5,"rounds":3}"#);
+    let (st, errors) = parse(&format!("scenario={five}"));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(st.run.scenario.ensemble, Some(5));
+    assert!(st.needs_full());
+    for id in ["zk-leader-crash", "zk-minority"] {
+        assert!(presets::is_service_preset(id), "{id}");
+        let (st, errors) = parse(&format!("preset={id}"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(st.preset, id);
+        assert!(st.needs_full(), "{id}");
+    }
+    assert!(parse("learn=consensus").0.needs_full());
+    assert!(!parse("preset=queue").0.needs_full());
+}

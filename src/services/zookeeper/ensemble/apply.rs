@@ -4,7 +4,8 @@
 
 use super::zab::{Origin, Proposal};
 use super::{Ensemble, Out};
-use crate::engine::{Input, LogTxn, Output, Zxid};
+use crate::engine::replica::LogTxn;
+use crate::engine::{Input, Output, Zxid};
 use crate::services::api::{on_server, ServerId, Tick};
 use crate::services::zookeeper::Down;
 

@@ -85,7 +85,7 @@ impl Ensemble {
         if let Some(lead) = self.m(l).lead_mut() {
             lead.prep.mark_closing(session);
         }
-        let txn = crate::engine::LogTxn::CloseSession {
+        let txn = crate::engine::replica::LogTxn::CloseSession {
             session,
             expired: true,
         };

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::member::{Lead, Learner, Snap, State};
 use super::zab::{Ask, Origin, Proposal, Zab};
 use super::{zxid_of, Ensemble, Out};
-use crate::engine::{ErrorCode, LogTxn, Request, Txn, Zxid};
+use crate::engine::replica::LogTxn;
+use crate::engine::{ErrorCode, Request, Txn, Zxid};
 use crate::narrate::{Key, Narration};
 use crate::services::api::{ServerId, Tick};
 

@@ -43,6 +43,11 @@ impl Ensemble {
             .collect()
     }
 
+    /// The connection a session belongs to.
+    pub fn owner(&self, s: SessionId) -> Option<ConnId> {
+        self.owners.get(&s).copied()
+    }
+
     /// The server connection `conn` is attached to.
     pub fn serving(&self, conn: ConnId) -> ServerId {
         self.conns.get(&conn).map_or(0, |a| a.server)

@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use member::{Member, State};
 use zab::{Origin, Zab};
 
-use crate::engine::{CreateMode, LogTxn, Request, SessionId, Zxid};
+use crate::engine::replica::LogTxn;
+use crate::engine::{CreateMode, Request, SessionId, Zxid};
 use crate::services::api::{ConnId, Outbox, ServerId, Tick};
 use crate::services::zookeeper::Down;
 
@@ -91,6 +92,13 @@ impl Ensemble {
             e.precreate(dir);
         }
         e
+    }
+
+    /// The ensemble a run's configuration asks for, if it asks for more than one server.
+    pub fn from_config(cfg: &crate::services::ServiceConfig) -> Option<Box<Ensemble>> {
+        let n = usize::from(cfg.ensemble.filter(|n| *n > 1)?);
+        let dir = cfg.lock_dir.as_deref();
+        Some(Box::new(Ensemble::new(n, cfg.tick_time, dir)))
     }
 
     pub fn n(&self) -> usize {

@@ -137,7 +137,7 @@ impl Ensemble {
             if let Some(l) = self.m(s).lead_mut() {
                 l.prep.mark_closing(session);
             }
-            let txn = crate::engine::LogTxn::CloseSession {
+            let txn = crate::engine::replica::LogTxn::CloseSession {
                 session,
                 expired: true,
             };

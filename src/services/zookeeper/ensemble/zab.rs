@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{ClientWatches, LogTxn, Opcode, Request, SessionId, Zxid};
+use crate::engine::replica::LogTxn;
+use crate::engine::{ClientWatches, Opcode, Request, SessionId, Zxid};
 use crate::services::api::{ConnId, ServerId, Wire};
 
 /// Which client a transaction answers, and where: the server it is connected to replies when
