@@ -35,6 +35,7 @@ impl Ensemble {
         servers() -> Vec<ServerInfo>;
         leader() -> Option<ServerId>;
         next_deadline() -> Option<Tick>;
+        timeless_deadline() -> Option<Tick>;
         tick(Tick, &mut Out) -> Narration;
         client(Tick, ServerId, ConnId, Up, &mut Out) -> Narration;
         hangup_at(ServerId, ConnId) -> Narration;
