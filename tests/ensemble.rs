@@ -148,3 +148,62 @@ fn a_crashed_follower_restarts_from_disk_and_syncs_with_a_diff() {
     assert_eq!(e.members[0].db.last_zxid(), e.members[2].db.last_zxid());
     assert!(keys(&sim).contains(&Key::ZabSync));
 }
+
+/// F13: a kazoo client whose `acquire` times out while another holds the lock deletes its own
+/// contender node, a transaction like any other: every server applies the create and then the
+/// delete, and the holder keeps its lock.
+#[test]
+fn a_kazoo_acquire_that_times_out_deletes_its_node_on_every_server() {
+    let sc = Scenario {
+        recipe: RecipeKind::Kazoo,
+        faults: vec![],
+        timeouts: vec![(1, 12)],
+        rounds: 1,
+        ..preset("zk-leader-crash")
+    };
+    let sim = run(sc, 3000);
+    let recs = sim.records();
+    let plain = |p: &String| p.rsplit(':').next().unwrap_or(p).to_string();
+    let mut nodes: Vec<String> = recs
+        .iter()
+        .flat_map(|r| r.created.iter().map(plain))
+        .collect();
+    nodes.sort();
+    nodes.dedup();
+    let path = nodes
+        .iter()
+        .find(|p| p.ends_with("__lock__0000000001"))
+        .expect("C2's contender node")
+        .clone();
+    let said = |r: &&lockstep::sim::StepRecord, what: &str| {
+        r.narration.client == Some(1) && r.narration.text(lockstep::sim::Lang::En).contains(what)
+    };
+    let timeout = recs
+        .iter()
+        .position(|r| r.narration.key == Key::TimerAcquireTimeout)
+        .expect("C2's acquire timed out");
+    let deleted = recs
+        .iter()
+        .position(|r| said(&r, "answer to delete: ok"))
+        .expect("C2 deleted its node");
+    assert!(timeout < deleted, "the delete follows the timeout");
+    let c2_held = recs.iter().any(|r| {
+        r.narration.client == Some(1)
+            && r.narration.phase == Some(lockstep::recipes::Phase::Holding)
+    });
+    assert!(!c2_held, "C2 never held the lock");
+    assert!(
+        recs.iter().any(|r| r.narration.client == Some(0)
+            && r.narration.phase == Some(lockstep::recipes::Phase::Holding)),
+        "C1 held it"
+    );
+    let e = ensemble(&sim);
+    for s in 0..3 {
+        assert!(
+            e.members[s].db.tree().get(&path).is_none(),
+            "zk-{}: {path} still there",
+            s + 1
+        );
+    }
+    assert_eq!(e.invariant(), None);
+}
