@@ -28,6 +28,7 @@ pub enum Conn {
 type LibOut = crate::services::api::LibOut<Up, Answer>;
 
 mod lib;
+mod timers;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ZkClient {
@@ -326,40 +327,6 @@ impl ZkClient {
     }
 
     /// When the library wants to act on its own next (ping, read timeout, reconnect).
-    pub fn next_timer(&self) -> Option<(Tick, LibTimer)> {
-        match self.conn {
-            Conn::Connected => {
-                let ping = self.last_sent + self.retry_period();
-                let read = self.last_heard + (self.timeout * 2 / 3).max(1);
-                Some(if read <= ping {
-                    (read, LibTimer::ReadTimeout)
-                } else {
-                    (ping, LibTimer::Ping)
-                })
-            }
-            // An attempt the server refused is followed by the next one soon.
-            Conn::Connecting => Some(match self.retry_at.filter(|_| !self.tried) {
-                Some(t) => (t, LibTimer::Reconnect),
-                None => (
-                    self.last_heard + (self.timeout * 2 / 3).max(1),
-                    LibTimer::ReadTimeout,
-                ),
-            }),
-            Conn::Disconnected => {
-                let lost = self
-                    .disconnected_at
-                    .filter(|_| self.lost_after_timeout)
-                    .map(|t| (t + self.timeout, LibTimer::Lost));
-                self.retry_at
-                    .map(|t| (t, LibTimer::Reconnect))
-                    .into_iter()
-                    .chain(lost)
-                    .min()
-            }
-            Conn::Expired | Conn::Closed => None,
-        }
-    }
-
     pub fn fire(&mut self, now: Tick, timer: LibTimer) -> Vec<LibOut> {
         match timer {
             LibTimer::Ping => {

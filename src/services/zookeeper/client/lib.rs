@@ -24,7 +24,7 @@ impl ClientLib for ZkClient {
     }
     fn next_timer(&self, ctx: LibCtx) -> Option<(Tick, LibTimer)> {
         if ctx.timeless {
-            return timeless_timer(self);
+            return self.timeless_timer();
         }
         ZkClient::next_timer(self)
     }
@@ -120,17 +120,5 @@ mod tests {
         );
         c.send(5, delete.into());
         assert!(c.stale(&reply(1)) && !c.stale(&reply(2)));
-    }
-}
-
-/// In the timeless model only the next attempt after a server closed the connection (and
-/// before that attempt is sent): no pings, no read or session timeouts, no retry of an attempt
-/// still on its way.
-fn timeless_timer(c: &ZkClient) -> Option<(Tick, LibTimer)> {
-    match c.conn {
-        Conn::Disconnected | Conn::Connecting if !c.tried => {
-            c.retry_at.map(|t| (t, LibTimer::Reconnect))
-        }
-        _ => None,
     }
 }
