@@ -113,6 +113,8 @@ pub enum Key {
     FailoverEtcd,
     FailoverSql,
     FailoverZk,
+    /// A ZooKeeper ensemble's failover: its leader crashes.
+    FailoverZab,
     NotApplicable,
     CmdCancel,
     TimerSessionLost,
@@ -281,7 +283,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
 }
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 87] = [
+pub const ALL_KEYS: [Key; 88] = [
     Key::PeerLost,
     Key::ZabAnswerVote,
     Key::ZabForward,
@@ -332,6 +334,7 @@ pub const ALL_KEYS: [Key; 87] = [
     Key::FailoverEtcd,
     Key::FailoverSql,
     Key::FailoverZk,
+    Key::FailoverZab,
     Key::NotApplicable,
     Key::RequestArrives,
     Key::ConnectArrives,

@@ -23,6 +23,7 @@ pub fn covers(k: Key) -> bool {
             | Key::FailoverEtcd
             | Key::FailoverSql
             | Key::FailoverZk
+            | Key::FailoverZab
             | Key::NotApplicable
     )
 }
@@ -32,6 +33,10 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
         Key::FailoverZk => (
             "Fault: the ZooKeeper ensemble elects a new leader. Requests stall; sessions and ephemeral nodes survive.",
             "故障：ZooKeeper 集群选出新的领导者。请求停顿；会话和临时节点都保留。",
+        ),
+        Key::FailoverZab => (
+            "Fault: the leader crashes. What it held in memory is gone; its log stays on disk. Its connections reset, and the other servers elect a new leader: the one whose log goes furthest.",
+            "故障：领导者崩溃。它内存中的一切都没了，日志还在磁盘上。它的连接被重置，其余服务器选出新的领导者：日志最完整的那一台。",
         ),
         _ => other(k).unwrap_or(("{a} does not apply to this lock service.", "{a} 不适用于这个锁服务。")),
     }

@@ -47,7 +47,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::CmdRelease => ("{c} is asked to release the lock.", "要求 {c} 释放锁。"),
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
         Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcRollback | Key::SvcExpiry | Key::SvcCrash => ("", ""),
-        Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::NotApplicable => ("", ""),
+        Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::FailoverZab | Key::NotApplicable => ("", ""),
         // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
         Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
         Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),

@@ -106,6 +106,7 @@ impl Kind {
                 Some(Key::CmdExpire) => "expired",
                 Some(Key::FailoverRedis | Key::FailoverRedisRestart) => "failover",
                 Some(Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk) => "failover",
+                Some(Key::FailoverZab) => "server-down",
                 Some(Key::CmdSplit) => "link-cut",
                 Some(Key::ServerCrash) => "server-down",
                 Some(Key::CmdPauseServer) => "server-paused",
@@ -162,6 +163,7 @@ pub(super) fn is_fault(key: Key) -> bool {
             | Key::FailoverEtcd
             | Key::FailoverSql
             | Key::FailoverZk
+            | Key::FailoverZab
             | Key::CmdSplit
             | Key::ServerCrash
             | Key::CmdPauseServer

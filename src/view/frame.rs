@@ -197,6 +197,7 @@ fn is_failover(k: Key) -> bool {
             | Key::FailoverEtcd
             | Key::FailoverSql
             | Key::FailoverZk
+            | Key::FailoverZab
     )
 }
 

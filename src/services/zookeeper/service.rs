@@ -133,7 +133,7 @@ impl LockService for Server {
                 e.crash(now, l, out);
             }
             return Failover {
-                key: Key::FailoverZk,
+                key: Key::FailoverZab,
                 stall: 0,
             };
         }

@@ -159,6 +159,10 @@ impl Builder<'_> {
                         format!("step {step}: a new etcd leader"),
                         format!("第 {step} 步：etcd 选出新领导者"),
                     ),
+                    crate::narrate::Key::FailoverZab => self.say(
+                        format!("step {step}: the leader crashed"),
+                        format!("第 {step} 步：领导者崩溃"),
+                    ),
                     _ => self.say(
                         format!("step {step}: failover"),
                         format!("第 {step} 步：故障切换"),
