@@ -3,6 +3,7 @@
 //! the named [`Phase`] a lock client is in. Below the lock services and the recipes, so each
 //! can say what it did; it imports nothing of the crate.
 
+mod all_keys;
 mod detail;
 mod names;
 mod servers;
@@ -11,6 +12,7 @@ mod templates;
 #[cfg(feature = "services")]
 mod zab;
 
+pub use all_keys::ALL_KEYS;
 pub use detail::Detail;
 pub use names::{compact_path, short_name, short_path, tail_name};
 use templates::template;
@@ -281,98 +283,6 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
         .into(),
     }
 }
-
-/// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 88] = [
-    Key::PeerLost,
-    Key::ZabAnswerVote,
-    Key::ZabForward,
-    Key::ZabPropose,
-    Key::ZabAck,
-    Key::ZabCommit,
-    Key::ZabApply,
-    Key::ZabHeartbeat,
-    Key::ZabVote,
-    Key::ZabLeads,
-    Key::ZabFollows,
-    Key::ZabSync,
-    Key::ZabServing,
-    Key::ZabEstablished,
-    Key::ZabLeaderLost,
-    Key::ZabQuorumLost,
-    Key::ZabNotServing,
-    Key::ZabRefused,
-    Key::ZabRevalidate,
-    Key::ZabReset,
-    Key::ZabExpire,
-    Key::CmdPauseServer,
-    Key::PeerSent,
-    Key::ServerRestartDisk,
-    Key::PeerDropped,
-    Key::PeerApplied,
-    Key::PeerGap,
-    Key::ServerCrash,
-    Key::ServerRestart,
-    Key::CmdSplit,
-    Key::CmdHealSplit,
-    Key::CmdCancel,
-    Key::TimerSessionLost,
-    Key::TimerBackoff,
-    Key::SvcRequest,
-    Key::TimerRetry,
-    Key::TimerKeepAlive,
-    Key::TimerResend,
-    Key::SvcBlocked,
-    Key::SvcAnswer,
-    Key::SvcWatchEvent,
-    Key::SvcHangup,
-    Key::SvcRollback,
-    Key::SvcExpiry,
-    Key::SvcCrash,
-    Key::FailoverRedis,
-    Key::FailoverRedisRestart,
-    Key::FailoverEtcd,
-    Key::FailoverSql,
-    Key::FailoverZk,
-    Key::FailoverZab,
-    Key::NotApplicable,
-    Key::RequestArrives,
-    Key::ConnectArrives,
-    Key::ReconnectArrives,
-    Key::PingArrives,
-    Key::CloseArrives,
-    Key::ClosedConnection,
-    Key::ReplyArrives,
-    Key::EventArrives,
-    Key::SessionNews,
-    Key::ResourceRead,
-    Key::ResourceWrite,
-    Key::ResourceWritePlain,
-    Key::ResourceAnswer,
-    Key::MessageLost,
-    Key::ToDeadClient,
-    Key::StaleReply,
-    Key::TimerStart,
-    Key::TimerWorkDone,
-    Key::TimerAcquireTimeout,
-    Key::TimerPing,
-    Key::TimerReadTimeout,
-    Key::TimerReconnect,
-    Key::SessionExpires,
-    Key::ServiceTick,
-    Key::CmdCrash,
-    Key::CmdClose,
-    Key::CmdExpire,
-    Key::CmdPartition,
-    Key::CmdHeal,
-    Key::CmdPause,
-    Key::CmdDropReply,
-    Key::CmdLatency,
-    Key::CmdAcquire,
-    Key::CmdRelease,
-    Key::ReleaseRefused,
-    Key::PongArrives,
-];
 
 #[cfg(test)]
 mod tests {
