@@ -78,6 +78,8 @@ pub struct ClientRow {
     pub conn: ConnState,
     pub conn_label: String,
     pub partitioned: bool,
+    /// The server it talks to is down (its wire is cut for that reason, not by the network).
+    pub server_down: bool,
     /// The server it talks to.
     pub server: crate::services::ServerId,
     /// The next reply to it will be lost (an armed fault).
@@ -292,6 +294,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
         conn,
         conn_label: t(conn_key, lang).to_string(),
         partitioned: w.net.cuts(Node::Client(c.id), w.server_of(c.id)),
+        server_down: matches!(w.server_of(c.id), Node::Server(s) if w.net.is_down(s)),
         // The server its library talks to now (a ZooKeeper client walks its connect string).
         server: match w.server_of(c.id) {
             Node::Server(s) => s,

@@ -210,6 +210,14 @@ impl Builder<'_> {
                 VIOLATION,
                 "expired",
             ),
+            _ if c.partitioned && c.server_down => (
+                self.say(
+                    format!("its server is down; it thinks: {}{session}", c.conn_label),
+                    format!("它的服务器已宕机；它以为：{}{session}", c.conn_label),
+                ),
+                VIOLATION,
+                "wire-cut",
+            ),
             _ if c.partitioned => (
                 self.say(
                     format!("link cut; it thinks: {}{session}", c.conn_label),

@@ -8,17 +8,31 @@ use crate::view::scene::Anchor;
 
 impl Builder<'_> {
     /// A message between servers is labelled left of its dot, over the rows, on a white halo:
-    /// what it carries, in red and crossed out when it is lost.
+    /// what it carries, in red and crossed out when it is lost. Labels on the lane never sit on
+    /// each other: one moves a line up or down, or is left out (the dot's title still says it).
     pub(super) fn peer_label(&mut self, m: &MessageDot, (x, y): (f32, f32), transient: bool) {
         let (text, class, ink) = match m.lost {
-            true => (format!("{} ×", m.op), "ls-msg__lost", VIOLATION),
+            true => (
+                format!("{} ×", m.op),
+                "ls-msg__lost ls-msg__lost--peer",
+                VIOLATION,
+            ),
             false => (m.op.clone(), "ls-msg__op ls-msg__op--peer", palette::INK),
         };
         let small = self.g.ty.small;
+        let line = small as f32 * 1.15;
+        let base = y + small as f32 * 0.35;
+        let Some(y) = [0.0, -1.0, 1.0, -2.0, 2.0]
+            .into_iter()
+            .map(|k| base + k * line)
+            .find(|y| self.lane_free(*y, line))
+        else {
+            return;
+        };
         let t = self.text(
             format!("m{}:{}", m.id, if m.lost { "x" } else { "t" }),
             x,
-            y + small as f32 * 0.35,
+            y,
             small,
             Anchor::End,
             vec![(text, m.lost)],
@@ -33,6 +47,14 @@ impl Builder<'_> {
             t.data.push(("evidence", "peer-lost".into()));
         }
         t.transient = transient;
+    }
+
+    /// No label between servers is drawn within a line of `y` yet.
+    fn lane_free(&self, y: f32, line: f32) -> bool {
+        !self.items.iter().any(|i| {
+            i.class.contains("--peer")
+                && matches!(&i.shape, crate::view::scene::Shape::Text(t) if (t.y - y).abs() < line)
+        })
     }
 
     /// The oldest of `n` messages between the same two servers, of one kind, at one place:

@@ -121,8 +121,11 @@ impl Builder<'_> {
         (self.g.service.right() - PEER_LANE / 2.0, y)
     }
 
-    /// The link between each pair of servers, cut in red while the network separates them.
+    /// The link between each pair of servers, cut in red while the network separates them; the
+    /// first cut is named once, on a halo where the first server's box ends (the links share
+    /// one lane, so their midpoints fall on other servers' rows).
     fn peer_links(&mut self) {
+        let mut named = false;
         for l in self.f.links.clone() {
             let ((x, y1), (_, y2)) = (self.peer_end(l.a), self.peer_end(l.b));
             let mut line = Item::new(
@@ -147,12 +150,13 @@ impl Builder<'_> {
                 .servers
                 .iter()
                 .any(|s| (s.id == l.a || s.id == l.b) && s.down);
-            if l.cut && !down {
+            if l.cut && !down && !std::mem::replace(&mut named, true) {
                 let word = self.say("split", "分区");
+                let y = self.server_box(l.a.min(l.b)).bottom() + self.g.ty.small as f32 * 0.35;
                 let t = self.text(
                     format!("link{}-{}:word", l.a, l.b),
                     x - 6.0,
-                    (y1 + y2) / 2.0,
+                    y,
                     self.g.ty.small,
                     Anchor::End,
                     vec![(word, true)],
@@ -160,6 +164,9 @@ impl Builder<'_> {
                     "ls-link__word",
                 );
                 t.fill = Some(VIOLATION);
+                t.attrs.push(("paint-order", "stroke".into()));
+                t.attrs.push(("stroke", "#ffffff".into()));
+                t.attrs.push(("stroke-width", "4".into()));
                 t.data.push(("evidence", "link-cut".into()));
             }
             for (i, y) in [y1, y2].into_iter().enumerate() {
