@@ -44,11 +44,20 @@ pub fn mount() {
 
 #[component]
 fn Root() -> impl IntoView {
+    // A first visit (a bare address, no state in the query) moves at once, as RaftScope does:
+    // it plays until the first key frame. Links, embeds and reduced motion wait for the reader.
+    let first_visit = browser::query().trim_start_matches('?').is_empty();
     let app = App::from_url();
     provide_context(app);
     controls::install_keyboard(app);
     autoplay(app);
     app.sync_url();
+    if first_visit && !browser::reduced_motion() {
+        set_timeout(
+            move || app.playing.set(true),
+            std::time::Duration::from_millis(600),
+        );
+    }
     let lang_attr = move || {
         if app.lang.get() == Lang::Zh {
             "zh-Hans"

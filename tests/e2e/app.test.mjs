@@ -29,9 +29,17 @@ test('loads the default scenario with its lesson and the whole run on the timeli
   assert.match(await page.locator('#ls-lesson').innerText(), /sequential/);
   assert.equal(await cards(page), 6);
   const p = await position(page);
-  assert.equal(p.step, 0);
   assert.ok(p.len > 100, `the slider covers the whole run from the start (${p.len} steps)`);
   assert.ok(await page.locator('.ls-timeline .ls-mark').count() >= 2, 'key frames are marked');
+  // A first visit moves on its own within two seconds (a link with a query waits: see below).
+  await page.waitForFunction(() => /^step [1-9]/.test(document.querySelector('#ls-position')?.textContent ?? ''), null, { timeout: 2500 });
+  assert.equal(await page.locator('#ls-play').getAttribute('aria-pressed'), 'true');
+}));
+
+test('a link with a query opens still, at its step', () => withPage('still', 'preset=queue', async (page) => {
+  await page.waitForTimeout(1500);
+  assert.equal((await position(page)).step, 0);
+  assert.equal(await page.locator('#ls-play').getAttribute('aria-pressed'), 'false');
 }));
 
 test('step forward then back restores the same stage', () => withPage('back', 'preset=queue', async (page) => {
