@@ -256,6 +256,16 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 }
 
 /// A preset's id and title, without its scenario.
+/// Presets whose lesson is a comparison: the recipes their one-click "side by side" opens in
+/// compare mode (the same scenario, faults and seed in each column).
+pub fn twin(id: &str) -> Option<[crate::recipes::RecipeKind; 2]> {
+    use crate::recipes::RecipeKind;
+    match id {
+        "zk-leader-crash" => Some([RecipeKind::Curator, RecipeKind::RedisLease]),
+        _ => None,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PresetName {
     pub id: &'static str,

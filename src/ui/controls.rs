@@ -44,8 +44,14 @@ pub fn Lesson() -> impl IntoView {
                 .collect_view()
         })
     };
+    let twin = move || {
+        presets::twin(&app.preset.get()).map(|r| {
+            view! { <p><button id="ls-twin" class="ls-linkish" on:click=move |_| app.compare(Some(r.to_vec()))>{tr(app, "ui.twin")}</button></p> }
+        })
+    };
     view! {
         <p id="ls-lesson" class="ls-lesson">{lesson}</p>
+        {twin}
         <h3>{tr(app, "ui.key_frames")}</h3>
         <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
         <h3>{tr(app, "ui.legend")}</h3>

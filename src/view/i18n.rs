@@ -57,6 +57,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.pings_hint", "Step and Play stop at pings and keep-alives too", "单步和播放也停在心跳和续期上"),
     ("ui.custom", "Custom run", "自定义运行"),
     ("ui.key_frames", "Key frames", "关键帧"),
+    ("ui.twin", "The same crash on a Redis primary and its replica, side by side →", "同样的崩溃发生在 Redis 主节点和副本上，并排对比 →"),
     ("ui.legend", "What the shapes mean", "图形含义"),
     ("ui.client_hint", "Click a client on the stage for its actions and faults; click an entry or a message to see it in full.", "点击舞台上的客户端可执行操作和注入故障；点击条目或消息可查看完整内容。"),
     ("tab.lesson", "Lesson", "场景说明"),

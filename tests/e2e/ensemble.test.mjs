@@ -63,3 +63,16 @@ test('three servers picked in the lean page\'s Settings open the full bundle, an
   await settle(page);
   assert.ok(await evidence(page, 'server-down') > 0, 'the leader is drawn down');
 }));
+
+test('one click puts the same leader crash on Redis beside the ensemble: two holders there, one here', () => withPage('ensemble-twin', 'full.html?preset=zk-leader-crash', async (page) => {
+  await page.locator('#ls-twin').click();
+  const cols = page.locator('.ls-compare__col');
+  await cols.first().waitFor();
+  assert.deepEqual(await cols.evaluateAll((els) => els.map((e) => e.dataset.recipe)), ['curator', 'redis_lease']);
+  await page.selectOption('#ls-cmp-speed', '4');
+  await page.locator('#ls-cmp-play').click();
+  await page.waitForFunction(() => document.querySelector('#ls-cmp-play').textContent === 'Play', null, { timeout: 30000 });
+  const flag = (recipe, mon) => page.locator(`[data-recipe="${recipe}"] [data-monitor="${mon}"]`).getAttribute('class');
+  assert.match(await flag('redis_lease', 'mon.belief'), /ls-bad/, 'the promoted replica hands the lock out again');
+  assert.match(await flag('curator', 'mon.belief'), /ls-notyet/, 'the ensemble keeps one holder');
+}));
