@@ -26,7 +26,7 @@ pub fn Caption() -> impl IntoView {
             .iter()
             .map(|m| m.caption(lang))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(sentences(lang))
     };
     // The step's own words, unless the key frame's caption already is them (a fault).
     let narration = move || app.frame.with(|f| f.narration.clone()).to_string();
@@ -94,7 +94,7 @@ fn Timeline() -> impl IntoView {
                     let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
                     let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
                     let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
-                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(" ");
+                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(sentences(lang));
                     let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
                     let left = format!("left: {}%", crate::view::scene::fixed((step as f64 * 100.0 / n as f64).min(100.0), 2));
                     view! {
@@ -113,5 +113,13 @@ fn Timeline() -> impl IntoView {
                 aria-label=tr(app, "ui.scrubber")
                 on:input=move |ev| app.seek(event_target_value(&ev).parse().unwrap_or(0))/>
         </div>
+    }
+}
+
+/// What goes between two sentences: a space in English, nothing after a Chinese full stop.
+fn sentences(lang: crate::sim::Lang) -> &'static str {
+    match lang {
+        crate::sim::Lang::Zh => "",
+        _ => " ",
     }
 }

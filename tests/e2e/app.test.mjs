@@ -260,3 +260,18 @@ test('usable at 360 px wide', () => withPage('narrow', 'preset=queue', async (pa
   assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px`);
   assert.equal(await cards(page), 6);
 }));
+
+test('an embed caption with two key frames on one step is read whole, from its first word', () => withPage('caption-fit', 'preset=holder-crash&at=40&embed=1&lang=zh', async (page) => {
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.locator('#ls-caption .ls-caption__key').waitFor();
+  await page.waitForTimeout(300);
+  const fit = await page.evaluate(() => {
+    const box = document.querySelector('#ls-caption').getBoundingClientRect();
+    const key = document.querySelector('#ls-caption .ls-caption__key');
+    const r = key.getBoundingClientRect();
+    return { top: r.top - box.top, bottom: box.bottom - r.bottom, clamped: key.scrollHeight > key.clientHeight + 1, text: key.textContent };
+  });
+  assert.ok(fit.top >= 0 && fit.bottom >= 0, `the key caption sits inside its box: ${JSON.stringify(fit)}`);
+  assert.ok(!fit.clamped, `no line of it is cut: ${fit.text}`);
+  assert.doesNotMatch(fit.text, /。 /, 'no space after a Chinese full stop');
+}));
