@@ -5,6 +5,13 @@
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::matrix::{row, Outcome, Probe, Row, Waits};
 
+/// The ZooKeeper recipes the matrix compares.
+const ZOOKEEPER: [RecipeKind; 3] = [
+    RecipeKind::Sequential,
+    RecipeKind::Curator,
+    RecipeKind::Kazoo,
+];
+
 fn cell(r: &Row, p: Probe) -> Outcome {
     r.outcomes
         .iter()
@@ -15,11 +22,7 @@ fn cell(r: &Row, p: Probe) -> Outcome {
 
 #[test]
 fn zookeeper_recipes_are_fenced_under_pause_and_hand_over_after_the_session_timeout() {
-    for k in [
-        RecipeKind::Sequential,
-        RecipeKind::Curator,
-        RecipeKind::Kazoo,
-    ] {
+    for k in ZOOKEEPER {
         let r = row(k);
         assert_eq!(cell(&r, Probe::NoFault), Outcome::Safe);
         assert_eq!(cell(&r, Probe::Pause), Outcome::Fenced, "{k:?}");
@@ -141,11 +144,7 @@ fn without_a_lock_nobody_waits_and_nothing_is_reentrant() {
 /// without the key, hands it out again.
 #[test]
 fn a_quorum_keeps_the_lock_when_its_leader_dies_and_async_replication_loses_it() {
-    for k in [
-        RecipeKind::Sequential,
-        RecipeKind::Curator,
-        RecipeKind::Kazoo,
-    ] {
+    for k in ZOOKEEPER {
         let r = row(k);
         assert_eq!(cell(&r, Probe::LeaderCrash), Outcome::Safe, "{k:?}");
         assert_eq!(cell(&r, Probe::Minority), Outcome::Safe, "{k:?}");

@@ -255,7 +255,6 @@ pub fn find(id: &str) -> Option<&'static Preset> {
     all().find(|p| p.id == id)
 }
 
-/// A preset's id and title, without its scenario.
 /// Presets whose lesson is a comparison: the recipes their one-click "side by side" opens in
 /// compare mode (the same scenario, faults and seed in each column).
 pub fn twin(id: &str) -> Option<[crate::recipes::RecipeKind; 2]> {
@@ -266,6 +265,7 @@ pub fn twin(id: &str) -> Option<[crate::recipes::RecipeKind; 2]> {
     }
 }
 
+/// A preset's id and title, without its scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PresetName {
     pub id: &'static str,

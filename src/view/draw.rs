@@ -157,9 +157,4 @@ impl Scene {
             .map(Item::svg)
             .collect()
     }
-
-    /// The scene during a transition (transient items included).
-    pub fn svg_moving(&self) -> String {
-        self.items.iter().map(Item::svg).collect()
-    }
 }

@@ -1,7 +1,8 @@
 //! The stage as a scene graph: a list of keyed shapes in CSS pixels, ready to draw. The builder
 //! (`stage`) makes one for a frame and a stage size; [`super::tween`] moves one scene towards
-//! the next for an animation time between two steps; [`Scene::svg_body`] writes it as SVG. The UI only sets
-//! the string; the SVG export and the native tests read the same scene.
+//! the next for an animation time between two steps; [`Scene::svg_body`] writes it as SVG
+//! (and [`super::patch`] item by item, for the page to redraw only what changed); the SVG
+//! export and the native tests read the same scene.
 
 /// Where a text is anchored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
