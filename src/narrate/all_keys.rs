@@ -3,7 +3,19 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 88] = [
+pub const ALL_KEYS: [Key; 100] = [
+    Key::CmdExtend,
+    Key::RedlockExpired,
+    Key::RedlockReconnect,
+    Key::RedlockReset,
+    Key::RedlockRequest,
+    Key::RedlockHeard,
+    Key::RedlockRefused,
+    Key::RedlockConnected,
+    Key::ClockJumpForward,
+    Key::ClockJumpBack,
+    Key::RedlockHeldDown,
+    Key::FailoverRedlock,
     Key::PeerLost,
     Key::ZabAnswerVote,
     Key::ZabForward,

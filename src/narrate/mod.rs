@@ -6,6 +6,8 @@
 mod all_keys;
 mod detail;
 mod names;
+#[cfg(feature = "services")]
+mod redlock;
 mod servers;
 mod services;
 mod templates;
@@ -159,6 +161,24 @@ pub enum Key {
     ZabRevalidate,
     ZabReset,
     ZabExpire,
+    /// A server's clock is stepped forward / back (Redlock).
+    ClockJumpForward,
+    ClockJumpBack,
+    /// A Redlock master's restart is held back until the longest TTL has passed.
+    RedlockHeldDown,
+    /// A failover asked of Redlock, which has none.
+    FailoverRedlock,
+    /// A Redlock master runs a client's command; the client hears one master's answer; a
+    /// master's address refuses a connection; a client's connection attempt succeeds.
+    RedlockRequest,
+    RedlockHeard,
+    RedlockRefused,
+    RedlockConnected,
+    RedlockReset,
+    RedlockExpired,
+    RedlockReconnect,
+    /// The application asks its Redlock to extend the lock.
+    CmdExtend,
 }
 
 /// A narration: key, the client it is about, a subject (`a`), a result (`b`, already in the

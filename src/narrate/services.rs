@@ -25,6 +25,17 @@ pub fn covers(k: Key) -> bool {
             | Key::FailoverZk
             | Key::FailoverZab
             | Key::NotApplicable
+            | Key::ClockJumpForward
+            | Key::ClockJumpBack
+            | Key::RedlockHeldDown
+            | Key::FailoverRedlock
+            | Key::RedlockRequest
+            | Key::RedlockHeard
+            | Key::RedlockRefused
+            | Key::RedlockExpired
+            | Key::RedlockReconnect
+            | Key::RedlockConnected
+            | Key::RedlockReset
     )
 }
 
@@ -81,6 +92,7 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
             "Fault: the database fails over to its standby. Committed rows survive; every open transaction, and every row lock it held, is gone.",
             "故障：数据库切换到备库。已提交的行保留；所有未结束的事务及其持有的行锁都消失了。",
         ),
+        k if super::redlock::covers(k) => super::redlock::template(k),
         _ => return super::zab::template(k),
     })
 }

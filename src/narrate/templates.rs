@@ -41,6 +41,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::CmdDropReply => ("Fault: the next reply from the server to {c} will be lost with its connection.", "故障：服务器发给 {c} 的下一个应答将随连接一起丢失。"),
         Key::CmdLatency => ("The network latency is now {a} ticks.", "网络延迟现在为 {a} 个时钟单位。"),
         Key::CmdAcquire => ("{c} is asked to acquire the lock.", "要求 {c} 获取锁。"),
+        Key::CmdExtend => ("{c} is asked to extend its lock by its TTL.", "要求 {c} 把锁延长一个 TTL。"),
         Key::CmdCancel => ("{c} is asked to stop waiting for the lock.", "要求 {c} 停止等待锁。"),
         Key::TimerSessionLost => ("{c}'s client library has had no connection for a whole session timeout: it declares the session lost and opens a new one (Curator's LOST).", "{c} 的客户端库在整个会话超时内都没有连接：它认定会话已丢失，并新建一个会话（Curator 的 LOST）。"),
         Key::TimerBackoff => ("{c}'s retry sleep is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
@@ -48,6 +49,8 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         // Answered by `narrate_svc` above (the completeness test catches a key left empty).
         Key::SvcRequest | Key::TimerRetry | Key::TimerKeepAlive | Key::TimerResend | Key::SvcBlocked | Key::SvcAnswer | Key::SvcWatchEvent | Key::SvcHangup | Key::SvcRollback | Key::SvcExpiry | Key::SvcCrash => ("", ""),
         Key::FailoverRedis | Key::FailoverRedisRestart | Key::FailoverEtcd | Key::FailoverSql | Key::FailoverZk | Key::FailoverZab | Key::NotApplicable => ("", ""),
+        Key::ClockJumpForward | Key::ClockJumpBack | Key::RedlockHeldDown | Key::FailoverRedlock => ("", ""),
+        Key::RedlockRequest | Key::RedlockHeard | Key::RedlockRefused | Key::RedlockConnected | Key::RedlockReset | Key::RedlockExpired | Key::RedlockReconnect => ("", ""),
         // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
         Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
         Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),

@@ -23,10 +23,11 @@ pub enum RecipeKind {
     SqlInsert,
     SqlLease,
     SqlRowLock,
+    Redlock,
 }
 
 impl RecipeKind {
-    pub const ALL: [RecipeKind; 15] = [
+    pub const ALL: [RecipeKind; 16] = [
         RecipeKind::Naive,
         RecipeKind::Sequential,
         RecipeKind::Curator,
@@ -41,6 +42,7 @@ impl RecipeKind {
         RecipeKind::SqlInsert,
         RecipeKind::SqlLease,
         RecipeKind::SqlRowLock,
+        RecipeKind::Redlock,
         RecipeKind::None,
     ];
 
@@ -48,6 +50,7 @@ impl RecipeKind {
         match self {
             RecipeKind::RedisSetnx | RecipeKind::RedisLease => ServiceKind::Redis,
             RecipeKind::EtcdMutex => ServiceKind::Etcd,
+            RecipeKind::Redlock => ServiceKind::Redlock,
             RecipeKind::SqlInsert | RecipeKind::SqlLease | RecipeKind::SqlRowLock => {
                 ServiceKind::Sql
             }
@@ -72,6 +75,7 @@ impl RecipeKind {
             RecipeKind::SqlInsert => "sql_insert",
             RecipeKind::SqlLease => "sql_lease",
             RecipeKind::SqlRowLock => "sql_row_lock",
+            RecipeKind::Redlock => "redlock",
         }
     }
 
@@ -116,6 +120,10 @@ pub struct RecipeConfig {
     pub lock_path: Option<String>,
     /// kazoo's `Lock(path, identifier)`: the node data; `None` as `Lock(path)` (empty data).
     pub identifier: Option<String>,
+    /// Redlock: how many masters the client knows.
+    pub masters: u8,
+    /// Redlock: node-redlock's `retryCount`.
+    pub retry_count: u32,
 }
 
 impl RecipeConfig {
@@ -132,6 +140,8 @@ impl RecipeConfig {
             client: 0,
             lock_path: None,
             identifier: None,
+            masters: 5,
+            retry_count: 10,
         }
     }
 

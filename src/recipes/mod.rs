@@ -19,6 +19,8 @@ pub mod etcd;
 #[cfg(feature = "services")]
 pub mod redis;
 #[cfg(feature = "services")]
+pub mod redlock;
+#[cfg(feature = "services")]
 pub mod sql;
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +52,8 @@ pub enum RecipeIn {
     Cancel,
     /// The poll delay asked for with [`RecipeOut::RetryAfter`] is over.
     Retry,
+    /// The application extends the lock it holds (node-redlock's `lock.extend(ttl)`).
+    Extend,
 }
 
 /// Why an acquire or release did not succeed.
@@ -79,6 +83,9 @@ pub enum RecipeOut {
     Lost,
     /// Poll again after about this many ticks (the client adds jitter).
     RetryAfter(u64),
+    /// Try again after a delay drawn uniformly from this range, in ticks (node-redlock's
+    /// `retryDelay ± retryJitter`).
+    RetryBetween(u64, u64),
     /// Sleep before the `retry`-th retry (0-based), as Curator's `ExponentialBackoffRetry`
     /// does: the client's base sleep times a random 1..2^(retry+1).
     Backoff {
@@ -225,10 +232,40 @@ recipes! {
     Etcd(etcd::Mutex) for EtcdMutex => |c: &RecipeConfig| etcd::Mutex::new(c.lease),
     SqlInsert(sql::Insert) for SqlInsert | SqlLease => sql::Insert::from_config,
     SqlRowLock(sql::RowLock) for SqlRowLock => |_| sql::RowLock::default(),
+    Redlock(redlock::Redlock) for Redlock => |c: &RecipeConfig| redlock::Redlock::new(c, c.masters),
     }
 }
 
+/// A Redlock attempt as the stage shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub votes: u8,
+    pub masters: u8,
+    /// Answers still to come.
+    pub waiting: u8,
+    /// The attempt failed: its keys are being deleted everywhere.
+    pub unwinding: bool,
+}
+
 impl Recipe {
+    /// A Redlock attempt's votes so far (`None` for every other recipe).
+    pub fn tally(&self) -> Option<Tally> {
+        #[cfg(feature = "services")]
+        if let Recipe::Redlock(r) = self {
+            return Some(r.tally());
+        }
+        None
+    }
+
+    /// The client's clock, before each input (a recipe that measures time reads it).
+    pub fn at(&mut self, now: crate::services::Tick) {
+        #[cfg(feature = "services")]
+        if let Recipe::Redlock(r) = self {
+            r.now = now;
+        }
+        let _ = now;
+    }
+
     pub fn holding(&self) -> bool {
         *self.phase_ref() == Phase::Holding
     }

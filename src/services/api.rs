@@ -44,6 +44,17 @@ pub struct ServiceConfig {
     pub timeless: bool,
     /// ZooKeeper: an ensemble of this many servers (`None`: one standalone server).
     pub ensemble: Option<u8>,
+    /// Redlock: this many independent masters (`None`: five).
+    pub masters: Option<u8>,
+    /// Redlock: each master's clock, (offset in ms, rate in parts per million), by index.
+    pub clocks: Vec<(i64, i32)>,
+    /// Redlock: a crashed master is kept down until the longest TTL has passed.
+    pub delayed_restart: bool,
+    /// The longest TTL (lease) the application asks for.
+    pub max_ttl: Tick,
+    /// Redlock: ioredis's `enableOfflineQueue` (default true): a command for a master that is
+    /// not connected waits for the connection; false: it fails at once.
+    pub offline_queue: bool,
 }
 
 impl ServiceConfig {
@@ -110,11 +121,18 @@ pub trait LockService {
     ) -> Narration;
     /// When the service will act on its own next (expiry, replication).
     fn next_deadline(&self) -> Option<Tick>;
-    /// What a client hears when its message reaches the address of a server that is down: the
-    /// host resets the connection (`None`: the message vanishes, as if the host were gone).
-    fn refusal(&self) -> Option<Self::Down> {
+    /// What a client hears when its message reaches the address of server `s` while it is
+    /// down: the host resets the connection (`None`: the message vanishes, as if the host were
+    /// gone).
+    fn refusal(&self, _s: ServerId) -> Option<Self::Down> {
         None
     }
+    /// Whether a message in flight to a server when it goes down meets the same refusal (its
+    /// host answers a late segment with a reset); otherwise it is silently lost.
+    fn refuses_in_flight(&self) -> bool {
+        false
+    }
+
     /// In the timeless model (the exhaustive search), the one timer that still fires: one that
     /// ends a wait rather than measures time (an election's finalize wait); it may fire at any
     /// point, and [`LockService::tick`] runs it at this tick.
@@ -224,6 +242,22 @@ pub trait LockService {
     ) -> Option<Narration> {
         None
     }
+    /// Server `s`'s clock is stepped by `by` ms (an NTP step). `None`: every server of this
+    /// service reads the world's clock.
+    fn jump_clock(
+        &mut self,
+        _now: Tick,
+        _s: ServerId,
+        _by: i64,
+        _out: &mut Outbox<Self::Down, Self::Peer>,
+    ) -> Option<Narration> {
+        None
+    }
+    /// The server a message is addressed to, when the message names one (a Redlock client
+    /// talks to every master at once); `None`: the one its library talks to.
+    fn up_server(_: &Self::Up) -> Option<ServerId> {
+        None
+    }
     /// A short label for a message between servers.
     fn peer_label(_: &Self::Peer) -> String {
         String::new()
@@ -326,6 +360,10 @@ pub trait ClientLib {
     /// Client `c` of a service with `servers` servers picks where it starts (its shuffled
     /// connect string).
     fn place(&mut self, _c: ConnId, _servers: usize) {}
+    /// The library keeps a connection to every server at once (a Redlock client's masters).
+    fn fans_out(&self) -> bool {
+        false
+    }
     fn conn_state(&self) -> ConnState;
     /// The session timeout the library negotiated (0: the service has no sessions).
     fn session_timeout(&self) -> Tick;

@@ -19,6 +19,8 @@ pub mod etcd;
 #[cfg(feature = "services")]
 pub mod redis;
 #[cfg(feature = "services")]
+pub mod redlock;
+#[cfg(feature = "services")]
 mod reqlib;
 #[cfg(feature = "services")]
 pub mod sql;
@@ -31,6 +33,9 @@ pub use api::{
     MAX_SERVERS,
 };
 
+/// How many masters a Redlock service has unless the scenario says otherwise.
+pub const REDLOCK_MASTERS: u8 = 5;
+
 /// Every lock service Lockstep knows, whether or not this build carries its model (the lean
 /// bundle knows their names so it can hand a link for one over to the full bundle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -39,14 +44,16 @@ pub enum ServiceKind {
     Redis,
     Etcd,
     Sql,
+    Redlock,
 }
 
 impl ServiceKind {
-    pub const ALL: [ServiceKind; 4] = [
+    pub const ALL: [ServiceKind; 5] = [
         ServiceKind::ZooKeeper,
         ServiceKind::Redis,
         ServiceKind::Etcd,
         ServiceKind::Sql,
+        ServiceKind::Redlock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +62,7 @@ impl ServiceKind {
             ServiceKind::Redis => "Redis",
             ServiceKind::Etcd => "etcd",
             ServiceKind::Sql => "SQL",
+            ServiceKind::Redlock => "Redlock",
         }
     }
 
@@ -73,6 +81,8 @@ impl ServiceKind {
             ServiceKind::Etcd => &etcd::LOOK,
             #[cfg(feature = "services")]
             ServiceKind::Sql => &sql::LOOK,
+            #[cfg(feature = "services")]
+            ServiceKind::Redlock => &redlock::LOOK,
             #[allow(unreachable_patterns)]
             _ => &look::ELSEWHERE,
         }
@@ -84,7 +94,7 @@ macro_rules! with_services {
     ($mac:ident) => {
         $mac! {
             #[cfg(all())] { ZooKeeper => zookeeper }
-            #[cfg(feature = "services")] { Redis => redis, Etcd => etcd, Sql => sql }
+            #[cfg(feature = "services")] { Redis => redis, Etcd => etcd, Sql => sql, Redlock => redlock }
         }
     };
 }

@@ -101,6 +101,23 @@ macro_rules! peers {
                     n
                 } )* )* }
             }
+
+            /// Server `s`'s clock jumps by `by` ms (`None`: its servers share the world's clock).
+            pub fn jump_clock(&mut self, now: Tick, s: ServerId, by: i64, out: &mut Out) -> Option<Narration> {
+                match self { $( $( #[$attr] Service::$v(x) => {
+                    let mut o = Outbox::default();
+                    let n = LockService::jump_clock(x, now, s, by, &mut o);
+                    o.drain_into(out, Down::$v, Peer::$v);
+                    n
+                } )* )* }
+            }
+        }
+
+        impl Up {
+            /// The server this message is addressed to, if it names one.
+            pub fn server(&self) -> Option<ServerId> {
+                match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::up_server(m), )* )* }
+            }
         }
     };
 }

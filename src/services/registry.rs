@@ -88,8 +88,12 @@ macro_rules! registry {
                 match self { $( $( #[$attr] Service::$v(s) => LockService::next_deadline(s), )* )* }
             }
 
-            pub fn refusal(&self) -> Option<Down> {
-                match self { $( $( #[$attr] Service::$v(s) => LockService::refusal(s).map(Down::$v), )* )* }
+            pub fn refusal(&self, at: ServerId) -> Option<Down> {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::refusal(s, at).map(Down::$v), )* )* }
+            }
+
+            pub fn refuses_in_flight(&self) -> bool {
+                match self { $( $( #[$attr] Service::$v(s) => LockService::refuses_in_flight(s), )* )* }
             }
 
             pub fn timeless_deadline(&self) -> Option<Tick> {
@@ -240,6 +244,11 @@ macro_rules! registry {
             /// The server the library sends to now, if it chooses.
             pub fn server(&self) -> Option<ServerId> {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::server(l), )* )* }
+            }
+
+            /// The library keeps a connection to every server at once.
+            pub fn fans_out(&self) -> bool {
+                match self { $( $( #[$attr] Lib::$v(l) => ClientLib::fans_out(l), )* )* }
             }
 
             /// Client `c` picks its first server among `servers`.

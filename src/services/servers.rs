@@ -55,6 +55,9 @@ pub struct ServerInfo {
     pub role: Role,
     /// A short state line from the service, in English and Chinese ("2 writes behind").
     pub note: Option<[String; 2]>,
+    /// How many ms its own clock reads ahead of the world's time (behind if negative): only
+    /// servers with their own clocks (Redlock's masters) are ever off.
+    pub clock_ahead: i64,
 }
 
 impl ServerInfo {
@@ -65,6 +68,7 @@ impl ServerInfo {
             name: "server".into(),
             role: Role::Single,
             note: None,
+            clock_ahead: 0,
         }
     }
 }

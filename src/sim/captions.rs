@@ -2,7 +2,7 @@
 //! found (clients, counts, paths); a fault's caption is its own narration.
 
 use super::moments::{Kind, Moment};
-use super::narrate::Lang;
+use super::narrate::{Key, Lang};
 
 fn name(c: usize) -> String {
     format!("C{}", c + 1)
@@ -74,6 +74,7 @@ impl Moment {
                 format!("{t} goes: 1 change → 1 notification. Only {others} wakes."),
                 format!("{t} 被删除：1 次变更 → 1 个通知，只有 {others} 被唤醒。"),
             ),
+            Kind::Expiry if self.fault == Some(Key::RedlockExpired) => t.clone(),
             Kind::Expiry if c.is_empty() => pick(
                 format!("{t}'s time runs out at the service, and the service deletes it."),
                 format!("{t} 在服务端到期，服务端删除了它。"),
@@ -174,6 +175,10 @@ impl Moment {
             Kind::Elected => pick(
                 format!("A majority elected {t}, which leads epoch {n}."),
                 format!("过半数选出了 {t}，由它领导第 {n} 纪元。"),
+            ),
+            Kind::Quorum => pick(
+                format!("{c} holds the lock: a majority of the masters voted for it. {others} got only {n} of {m} votes, so it deletes its keys from every master and tries again later."),
+                format!("{c} 持有锁：多数主节点投给了它。{others} 只拿到 {m} 票中的 {n} 票，于是从每个主节点删除自己的键，稍后再试。"),
             ),
             Kind::Unlocked => pick(
                 format!("{n} clients work on the resource at once, with no lock at all."),

@@ -212,6 +212,11 @@ impl Client {
         self.run(now, Vec::new(), outs, rng)
     }
 
+    /// The application extends the lock it holds.
+    pub fn command_extend(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
+        self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Extend)], rng)
+    }
+
     /// The application stops waiting for the lock.
     pub fn command_cancel(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
         self.run(now, Vec::new(), vec![AppOut::Recipe(RecipeIn::Cancel)], rng)
@@ -261,6 +266,7 @@ impl Client {
         absorb_lib(lib, &mut out, &mut recipe_inputs);
         absorb_app(app, &mut out, &mut recipe_inputs);
         while let Some(input) = recipe_inputs.pop_front() {
+            self.recipe.at(now);
             for ro in self.recipe.handle(input) {
                 self.refused_now |= ro == RecipeOut::Failed(crate::recipes::Failure::NotOwner);
                 let app = self.on_recipe(now, ro, &mut out, &mut recipe_inputs, rng);
@@ -300,6 +306,11 @@ impl Client {
             RecipeOut::RetryAfter(poll) => {
                 self.backing_off = false;
                 self.retry_at = Some(now + rng.range(poll.div_ceil(2), poll.max(1)));
+                Vec::new()
+            }
+            RecipeOut::RetryBetween(lo, hi) => {
+                self.backing_off = false;
+                self.retry_at = Some(now + rng.range(lo, hi.max(lo)));
                 Vec::new()
             }
             RecipeOut::Backoff { retry } => {

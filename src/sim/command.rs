@@ -65,6 +65,12 @@ pub enum Command {
         #[serde(default)]
         keep_disk: bool,
     },
+    /// Server `server`'s clock is stepped by `by` ms, forward or (negative) back: an NTP step,
+    /// an operator's `date -s`. Redis measures TTLs on it.
+    ClockJump {
+        server: ServerId,
+        by: i64,
+    },
     /// A partition that splits any set of nodes from the rest: these clients and servers on
     /// one side, every other client and server on the other (the resource reaches both).
     /// A new split replaces the one before.
@@ -87,6 +93,10 @@ pub enum Command {
     Cancel {
         client: ClientId,
     },
+    /// Ask a holder to extend its lock by its TTL (node-redlock's `lock.extend(ttl)`).
+    Extend {
+        client: ClientId,
+    },
 }
 
 impl Command {
@@ -97,6 +107,7 @@ impl Command {
                 *ticks <= MAX_TICKS
             }
             Command::Latency { min, max } => *min <= MAX_TICKS && *max <= MAX_TICKS,
+            Command::ClockJump { by, .. } => by.unsigned_abs() <= MAX_TICKS,
             _ => true,
         }
     }
@@ -108,6 +119,7 @@ impl Command {
             Command::CrashServer { server }
             | Command::RestartServer { server, .. }
             | Command::PauseServer { server, .. }
+            | Command::ClockJump { server, .. }
                 if !server_ok(server) =>
             {
                 Some(format!(
@@ -143,12 +155,14 @@ impl Command {
             | Command::DropReply { client }
             | Command::Acquire { client }
             | Command::Release { client }
-            | Command::Cancel { client } => Some(*client),
+            | Command::Cancel { client }
+            | Command::Extend { client } => Some(*client),
             Command::Latency { .. }
             | Command::Failover
             | Command::CrashServer { .. }
             | Command::PauseServer { .. }
             | Command::RestartServer { .. }
+            | Command::ClockJump { .. }
             | Command::Split { .. }
             | Command::HealSplit => None,
         }

@@ -333,12 +333,20 @@ impl Finder {
     pub(super) fn nodes(&mut self, w: &World, r: &StepRecord) {
         let entries = w.service.entries(w.now);
         if self.wants(Kind::Expiry)
-            && matches!(r.narration.key, Key::SessionExpires | Key::SvcExpiry)
+            && matches!(
+                r.narration.key,
+                Key::SessionExpires | Key::SvcExpiry | Key::RedlockExpired
+            )
             && !r.deleted.is_empty()
         {
             let mut m = moment(r.index, Kind::Expiry, r.narration.client);
             let what = short(&r.deleted[0]);
             m.text = [what.clone(), what];
+            if r.narration.key == Key::RedlockExpired {
+                // Which masters' clocks ran the key out: the narration says it best.
+                m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
+                m.fault = Some(Key::RedlockExpired);
+            }
             self.push(m);
         }
         for c in &w.clients {

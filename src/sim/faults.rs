@@ -19,12 +19,15 @@ impl World {
         for s in self.service.servers() {
             let down = s.role == crate::services::Role::Down;
             if down != self.net.is_down(s.id) {
+                let refuse = self.service.refuses_in_flight();
                 for e in self.net.set_down(s.id, down) {
                     self.metrics.lost_messages += 1;
-                    if let (Node::Server(a), Node::Server(b), Payload::Peer(p)) =
-                        (e.from, e.to, &e.payload)
-                    {
-                        self.service.peer_lost(self.now, a, b, p);
+                    match (e.from, e.to, &e.payload) {
+                        (Node::Server(a), Node::Server(b), Payload::Peer(p)) => {
+                            self.service.peer_lost(self.now, a, b, p);
+                        }
+                        (Node::Client(_), _, Payload::Up(_)) if refuse => self.lost(&e),
+                        _ => {}
                     }
                 }
             }
@@ -69,6 +72,7 @@ impl World {
                 self.server_event(*server, Some(*keep_disk), fired)
             }
             Command::PauseServer { server, ticks } => self.pause_server(*server, *ticks),
+            Command::ClockJump { server, by } => self.jump_clock(*server, *by, fired),
             Command::Split { clients, servers } => self.split(clients, servers),
             Command::HealSplit => {
                 self.net.split = None;
@@ -109,6 +113,15 @@ impl World {
                 };
                 self.client_sends(ci, out);
                 Narration::new(Key::CmdAcquire, c).phase(self.clients[ci].recipe.phase())
+            }
+            Command::Extend { .. } => {
+                let out = if self.clients[ci].alive() {
+                    self.clients[ci].command_extend(now, rng)
+                } else {
+                    Vec::new()
+                };
+                self.client_sends(ci, out);
+                Narration::new(Key::CmdExtend, c).phase(self.clients[ci].recipe.phase())
             }
             Command::Cancel { .. } => {
                 let out = if self.clients[ci].alive() {
@@ -167,6 +180,21 @@ impl World {
         };
         said.unwrap_or_else(|| {
             Narration::new(Key::NotApplicable, None).a(format!("a server {what}"))
+        })
+    }
+
+    /// Server `s`'s clock is stepped by `by` ms.
+    fn jump_clock(
+        &mut self,
+        s: ServerId,
+        by: i64,
+        fired: &mut Vec<(ClientId, String, String)>,
+    ) -> Narration {
+        let mut out = Out::default();
+        let said = self.service.jump_clock(self.now, s, by, &mut out);
+        self.emit(out, fired);
+        said.unwrap_or_else(|| {
+            Narration::new(Key::NotApplicable, None).a(format!("a clock jump on server {}", s + 1))
         })
     }
 

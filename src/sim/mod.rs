@@ -8,6 +8,8 @@ pub mod client;
 pub mod codec;
 mod command;
 mod detect;
+#[cfg(feature = "services")]
+mod detect_votes;
 pub mod explore;
 mod faults;
 pub mod history;
@@ -15,7 +17,10 @@ pub mod matrix;
 pub mod moments;
 pub mod monitors;
 pub mod network;
+mod preset_names;
 pub mod presets;
+#[cfg(feature = "services")]
+mod presets_redlock;
 #[cfg(feature = "services")]
 pub mod presets_svc;
 #[cfg(feature = "services")]

@@ -58,6 +58,9 @@ pub enum Kind {
     SessionLost,
     /// A majority of an ensemble elected a new leader, which has every committed lock node.
     Elected,
+    /// Redlock: one client holds the lock with a majority of the masters; another fell short
+    /// and deletes its keys.
+    Quorum,
     /// Every client has finished its rounds: what the lock bought, and what it cost.
     AllDone,
 }
@@ -110,6 +113,7 @@ impl Kind {
                 Some(Key::CmdSplit) => "link-cut",
                 Some(Key::ServerCrash) => "server-down",
                 Some(Key::CmdPauseServer) => "server-paused",
+                Some(Key::ClockJumpForward | Key::ClockJumpBack) => "clock-jump",
                 _ => "fault",
             },
             Kind::Waiting => "watches",
@@ -135,6 +139,7 @@ impl Kind {
             Kind::RowHandover => "row-lock",
             Kind::SessionLost => "wire-cut",
             Kind::AllDone => "all-done",
+            Kind::Quorum => "votes",
         }
     }
 }
@@ -167,6 +172,8 @@ pub(super) fn is_fault(key: Key) -> bool {
             | Key::CmdSplit
             | Key::ServerCrash
             | Key::CmdPauseServer
+            | Key::ClockJumpForward
+            | Key::ClockJumpBack
     )
 }
 
@@ -216,6 +223,8 @@ impl Finder {
         self.stuck(w, r);
         self.changes(w, r);
         self.all_done(w, r);
+        #[cfg(feature = "services")]
+        self.votes(w, r);
     }
 
     /// The moments found, in step order.

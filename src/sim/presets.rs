@@ -245,7 +245,8 @@ pub fn all() -> impl Iterator<Item = &'static Preset> {
     #[cfg(feature = "services")]
     let more = super::presets_zab::ENSEMBLE_PRESETS
         .iter()
-        .chain(super::presets_svc::SERVICE_PRESETS);
+        .chain(super::presets_svc::SERVICE_PRESETS)
+        .chain(super::presets_redlock::REDLOCK_PRESETS);
     #[cfg(not(feature = "services"))]
     let more = [].iter();
     PRESETS.iter().chain(more)
@@ -265,103 +266,7 @@ pub fn twin(id: &str) -> Option<[crate::recipes::RecipeKind; 2]> {
     }
 }
 
-/// A preset's id and title, without its scenario.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PresetName {
-    pub id: &'static str,
-    pub title: [&'static str; 2],
-}
-
-impl PresetName {
-    pub fn title(&self, lang: Lang) -> &'static str {
-        self.title[usize::from(lang == Lang::Zh)]
-    }
-}
-
-/// Presets only the full bundle runs (a ZooKeeper ensemble's, then the other lock services'):
-/// the lean bundle knows only their ids and titles, to list them and to hand a link to one of
-/// them over to the full bundle.
-pub const SERVICE_PRESET_NAMES: [PresetName; 13] = [
-    PresetName {
-        id: "zk-leader-crash",
-        title: [
-            "Ensemble: the leader dies, the lock stays",
-            "集群：领导者宕机，锁还在",
-        ],
-    },
-    PresetName {
-        id: "zk-minority",
-        title: [
-            "Ensemble: the holder's server is cut off",
-            "集群：持锁者所连的服务器被隔离",
-        ],
-    },
-    PresetName {
-        id: "sql-crash",
-        title: ["SQL lock row: the holder crashes", "SQL 锁行：持锁者崩溃"],
-    },
-    PresetName {
-        id: "sql-lease",
-        title: [
-            "SQL lock row with expiry and fence",
-            "带过期时间和防护号的 SQL 锁行",
-        ],
-    },
-    PresetName {
-        id: "sql-row-lock",
-        title: [
-            "SELECT … FOR UPDATE: the holder crashes",
-            "SELECT … FOR UPDATE：持锁者崩溃",
-        ],
-    },
-    PresetName {
-        id: "redis-setnx-crash",
-        title: [
-            "Redis SETNX + EXPIRE: crash in between",
-            "Redis SETNX + EXPIRE：两条命令之间崩溃",
-        ],
-    },
-    PresetName {
-        id: "redis-setnx-repair",
-        title: [
-            "Redis SETNX: the TTL -1 repair",
-            "Redis SETNX：修复 TTL 为 -1 的锁",
-        ],
-    },
-    PresetName {
-        id: "redis-lease-pause",
-        title: [
-            "Redis SET NX PX: the lease runs out",
-            "Redis SET NX PX：租约到期",
-        ],
-    },
-    PresetName {
-        id: "redis-failover",
-        title: ["Redis failover loses the lock", "Redis 故障切换丢失了锁"],
-    },
-    PresetName {
-        id: "redis-split",
-        title: [
-            "Redis: the replica never got the lock",
-            "Redis：副本从未收到这把锁",
-        ],
-    },
-    PresetName {
-        id: "etcd-mutex",
-        title: ["etcd concurrency.Mutex", "etcd concurrency.Mutex"],
-    },
-    PresetName {
-        id: "etcd-pause-fenced",
-        title: [
-            "etcd: keep-alives stop, fencing saves",
-            "etcd：续期中断，防护令牌兜底",
-        ],
-    },
-    PresetName {
-        id: "etcd-leader-change",
-        title: ["etcd leader change", "etcd 领导者变更"],
-    },
-];
+pub use super::preset_names::{PresetName, SERVICE_PRESET_NAMES};
 
 /// Whether the preset is an ensemble's or another lock service's (only the full bundle runs
 /// it).

@@ -62,6 +62,7 @@ mod tests {
         let names: Vec<_> = super::super::presets_zab::ENSEMBLE_PRESETS
             .iter()
             .chain(super::SERVICE_PRESETS)
+            .chain(super::super::presets_redlock::REDLOCK_PRESETS)
             .map(|p| (p.id, p.title))
             .collect();
         let copy: Vec<_> = super::super::presets::SERVICE_PRESET_NAMES

@@ -84,6 +84,19 @@ pub struct Scenario {
     pub kazoo_identifier: KazooIdentifier,
     /// ZooKeeper: an ensemble of this many servers (3 or 5 usually; `None`: standalone).
     pub ensemble: Option<u8>,
+    /// Redlock: this many independent masters (3, 5 or 7; `None`: five).
+    pub masters: Option<u8>,
+    /// Redlock: each master's clock by index, as (ms ahead of the world's time, rate in parts
+    /// per million); missing ones keep the world's time.
+    pub clocks: Vec<(i64, i32)>,
+    /// Redlock: the operator keeps a crashed master down until the longest TTL (`lease`) has
+    /// passed, so a restart cannot forget a lock that is still valid.
+    pub delayed_restart: bool,
+    /// Redlock: the clients' ioredis `enableOfflineQueue` (its default, true: a command for a
+    /// master that is not connected waits for it; false: the command fails at once).
+    pub enable_offline_queue: bool,
+    /// Redlock: node-redlock's `retryCount` (default 10: up to 11 attempts).
+    pub retry_count: u32,
 }
 
 impl Default for Scenario {
@@ -122,6 +135,11 @@ impl Default for Scenario {
             retry_sleep: 2,
             kazoo_identifier: KazooIdentifier::None,
             ensemble: None,
+            masters: None,
+            clocks: Vec::new(),
+            delayed_restart: false,
+            enable_offline_queue: true,
+            retry_count: 10,
         }
     }
 }
@@ -199,6 +217,25 @@ impl Scenario {
             return bad(
                 "lease/poll/replica_lag/ensemble",
                 "lease 1..=1000000, poll 1..=100000, replica_lag at most 1000000, ensemble 3..=7 servers",
+            );
+        }
+        if self.masters.is_some_and(|n| !(1..=7).contains(&n)) {
+            return bad("masters", "Redlock runs on 1..=7 masters");
+        }
+        if self.retry_count > 1000 {
+            return bad("retry_count", "at most 1000");
+        }
+        if self.clocks.len() > 7 {
+            return bad("clocks", "at most one clock per master (7)");
+        }
+        if self
+            .clocks
+            .iter()
+            .any(|(o, r)| o.unsigned_abs() > MAX_TICKS || r.unsigned_abs() > 500_000)
+        {
+            return bad(
+                "clocks",
+                &format!("an offset beyond ±{MAX_TICKS} ms or a rate beyond ±500000 ppm"),
             );
         }
         if self.start_spread > MAX_TICKS

@@ -28,6 +28,11 @@ fn config(sc: &Scenario) -> ServiceConfig {
         timeless: sc.timeless,
         lost_after_timeout: sc.recipe.curator_framework(),
         ensemble: sc.ensemble,
+        masters: sc.masters,
+        clocks: sc.clocks.clone(),
+        delayed_restart: sc.delayed_restart,
+        max_ttl: sc.lease,
+        offline_queue: sc.enable_offline_queue,
     }
 }
 
@@ -45,6 +50,8 @@ pub(super) fn make_client(sc: &Scenario, i: usize, servers: usize, rng: &mut Sim
         client: i,
         lock_path: sc.lock_path.clone(),
         identifier: (sc.kazoo_identifier == KazooIdentifier::Label).then(|| format!("C{}", i + 1)),
+        masters: sc.masters.unwrap_or(crate::services::REDLOCK_MASTERS),
+        retry_count: sc.retry_count,
     };
     let timeout = sc
         .timeouts

@@ -135,7 +135,8 @@ impl World {
         let (to, payload) = match m {
             Outgoing::Up(up) => {
                 self.metrics.requests += u64::from(up.is_request());
-                (self.server_of(c), Payload::Up(up))
+                let to = up.server().map_or_else(|| self.server_of(c), Node::Server);
+                (to, Payload::Up(up))
             }
             Outgoing::Hangup => (self.server_of(c), Payload::Hangup),
             Outgoing::Res(r) => (Node::Resource, Payload::ResUp(r)),
@@ -186,7 +187,7 @@ impl World {
                 self.service.peer_lost(self.now, a, b, p);
             }
             (Node::Client(c), Node::Server(s), Payload::Up(_)) if self.net.is_down(s) => {
-                if let Some(d) = self.service.refusal() {
+                if let Some(d) = self.service.refusal(s) {
                     if let Some(seen) = self.seen_conn.get_mut(c) {
                         *seen = e.conn;
                     }

@@ -126,7 +126,12 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         past.get(d.saturating_sub(1) as usize)
             .is_some_and(|r| keys.contains(&r.narration.key))
     };
-    let expired_at = |d: u64| died_by(d, &[Key::SessionExpires, Key::SvcExpiry]);
+    let expired_at = |d: u64| {
+        died_by(
+            d,
+            &[Key::SessionExpires, Key::SvcExpiry, Key::RedlockExpired],
+        )
+    };
     let lost_at = |d: u64| {
         past.get(d.saturating_sub(1) as usize)
             .is_some_and(|r| is_failover(r.narration.key))

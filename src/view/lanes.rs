@@ -33,6 +33,14 @@ pub enum Status {
     Notified(String),
     /// Blocked on a row lock another client's transaction holds.
     RowWait(usize),
+    /// Redlock: an attempt's votes so far, of how many masters, and answers still to come
+    /// (`unwinding`: deleting its keys after a failed attempt).
+    Votes {
+        votes: u8,
+        masters: u8,
+        waiting: u8,
+        unwinding: bool,
+    },
     /// Any other phase of the recipe.
     Phase(Phase),
 }
@@ -82,11 +90,15 @@ pub struct ClientRow {
     pub server_down: bool,
     /// The server it talks to.
     pub server: crate::services::ServerId,
+    /// It keeps a connection to every server at once (Redlock): a wire to each.
+    pub fans_out: bool,
     /// The next reply to it will be lost (an armed fault).
     pub drop_armed: bool,
     pub countdown: Countdown,
     pub session: String,
     pub token: Option<i64>,
+    /// Redlock: the lock's random value (shortened), shown instead of a token it does not have.
+    pub value: Option<String>,
     pub node: Option<String>,
     pub app: AppState,
     pub waits: Vec<Tick>,
@@ -147,6 +159,15 @@ fn status(a: &Around, c: &Client, agrees: bool) -> Status {
                 Status::SetsWatch(p)
             }
         }
+        (_, Phase::Requesting | Phase::Backoff) if c.recipe.tally().is_some() => {
+            let t = c.recipe.tally().unwrap_or_default();
+            Status::Votes {
+                votes: t.votes,
+                masters: t.masters,
+                waiting: t.waiting,
+                unwinding: t.unwinding,
+            }
+        }
         (_, p) => match a.row_wait.get(&c.id) {
             Some(h) => Status::RowWait(*h),
             None => Status::Phase(p),
@@ -172,6 +193,7 @@ impl Status {
             Status::SetsWatch(_) => "sets-watch",
             Status::Notified(_) => "notified",
             Status::RowWait(_) => "waiting",
+            Status::Votes { .. } => "votes",
             Status::Phase(Phase::Backoff) => "backoff",
             Status::Phase(Phase::Waiting(_)) => "waiting",
             Status::Phase(_) => "busy",
@@ -197,6 +219,29 @@ impl Status {
             Status::SetsWatch(p) => format!("{} {}", k("status.sets_watch"), tail(p)),
             Status::Notified(p) => format!("{}{}", k("status.notified"), tail(p)),
             Status::Phase(p) => phase_text(p, lang),
+            Status::Votes {
+                votes,
+                masters,
+                waiting,
+                unwinding,
+            } => {
+                let text = match (unwinding, lang) {
+                    (false, Lang::En) => format!("{votes}/{masters} votes, {waiting} to come"),
+                    (false, Lang::Zh) => {
+                        format!("已得 {votes}/{masters} 票，还差 {waiting} 个应答")
+                    }
+                    (true, Lang::En) => {
+                        format!("{votes}/{masters} votes: too few; unlocking, {waiting} to come")
+                    }
+                    (true, Lang::Zh) => {
+                        format!("{votes}/{masters} 票：不够；正在解锁，还差 {waiting} 个应答")
+                    }
+                };
+                match waiting {
+                    0 => phase_text(&Phase::Backoff, lang),
+                    _ => text,
+                }
+            }
         }
     }
 }
@@ -300,6 +345,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
             Node::Server(s) => s,
             _ => 0,
         },
+        fans_out: c.lib.fans_out(),
         drop_armed: w.net.drop_next_reply.contains(&c.id),
         // A crashed client's session still counts down at the server until it expires.
         countdown: if c.proc == Proc::Closed {
@@ -309,6 +355,16 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
         },
         session: session.unwrap_or_default(),
         token: c.app.token,
+        value: c
+            .lib
+            .fans_out()
+            .then(|| {
+                c.recipe
+                    .belief()
+                    .token
+                    .map(|v| v.chars().take(6).collect::<String>() + "…")
+            })
+            .flatten(),
         node: c.recipe.my_node().map(str::to_string),
         app: c.app.state,
         waits: c.app.waits.iter().copied().collect(),

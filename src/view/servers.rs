@@ -17,6 +17,8 @@ pub struct ServerView {
     pub down: bool,
     /// Paused until then (it handles nothing meanwhile).
     pub paused_until: Option<Tick>,
+    /// Its own clock reads this many ms ahead of the world's (behind if negative).
+    pub clock_ahead: i64,
 }
 
 /// A link between two servers, and whether the network cuts it now.
@@ -60,6 +62,7 @@ pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
                 label,
                 down: s.role == Role::Down,
                 paused_until,
+                clock_ahead: s.clock_ahead,
             }
         })
         .collect()

@@ -227,6 +227,7 @@ impl Redis {
                     name: format!("redis-{}", id + 1),
                     role: if count == 1 { Role::Single } else { role },
                     note: None,
+                    clock_ahead: 0,
                 }
             })
             .collect()

@@ -97,7 +97,7 @@ impl LockService for Server {
     }
 
     /// In an ensemble, a server that is down refuses connections (its host is up).
-    fn refusal(&self) -> Option<Down> {
+    fn refusal(&self, _: ServerId) -> Option<Down> {
         self.ensemble.as_ref().map(|_| Down::ConnectionLost)
     }
 

@@ -124,6 +124,9 @@ impl Builder<'_> {
             Status::Crashed => "client-crashed",
             Status::Closed => "client-closed",
             Status::Unlocked => "unlocked",
+            Status::Votes {
+                unwinding: true, ..
+            } => "votes",
             Status::Holds if c.hold_count > 1 => "reentrant",
             _ => "",
         };
@@ -259,8 +262,15 @@ impl Builder<'_> {
     /// connection when not connected.
     fn details(&self, c: &ClientRow) -> String {
         let mut parts: Vec<String> = Vec::new();
-        if let (Some(t), true) = (c.token, c.believes && c.status != Status::Unlocked) {
-            parts.push(self.say(format!("token {t}"), format!("令牌 {t}")));
+        let held = c.believes && c.status != Status::Unlocked;
+        match (&c.value, c.token) {
+            (Some(v), _) if held => {
+                parts.push(self.say(format!("value {v}"), format!("随机值 {v}")))
+            }
+            (None, Some(t)) if held => {
+                parts.push(self.say(format!("token {t}"), format!("令牌 {t}")))
+            }
+            _ => {}
         }
         if let Some(n) = &c.node {
             let [en, zh] = self.f.service.look().entry;

@@ -70,6 +70,11 @@ impl Builder<'_> {
                 .servers
                 .iter()
                 .any(|s| s.id == id && s.paused_until.is_some());
+            let skewed = self
+                .f
+                .servers
+                .iter()
+                .any(|s| s.id == id && s.clock_ahead != 0);
             let leads = self
                 .f
                 .servers
@@ -100,6 +105,11 @@ impl Builder<'_> {
                     .attr("stroke-width", "2.5")
                     .attr("stroke-dasharray", "2 3")
                     .data("evidence", "server-paused");
+            } else if skewed {
+                item = item
+                    .stroke(PAUSED)
+                    .attr("stroke-width", "2.5")
+                    .data("evidence", "clock-jump");
             } else if leads {
                 item = item.attr("stroke-width", "2.5").data("evidence", "leader");
             }

@@ -304,6 +304,14 @@ const KEPT: &[&str] = &[
     "false",
     "kvs",
     "RST",
+    "EVALSHA",
+    "NOSCRIPT",
+    "EVAL",
+    "ECONNREFUSED",
+    "Redlock",
+    "ioredis",
+    "antirez",
+    "Kleppmann",
 ];
 
 /// The ASCII words of `s` that are not identifiers, paths, numbers, kept names, or inside a

@@ -15,95 +15,117 @@ impl Builder<'_> {
     /// Client `c`'s wire: from its card to the box of the server it talks to (level with the
     /// card when the box reaches that high, else slanting to the box's nearest point).
     pub(crate) fn wire_ends(&self, c: usize) -> ((f32, f32), (f32, f32)) {
+        let s = self.f.clients.get(c).map_or(0, |r| r.server);
+        self.wire_to(c, s)
+    }
+
+    /// Client `c`'s wire to server `s`'s box.
+    fn wire_to(&self, c: usize, s: crate::services::ServerId) -> ((f32, f32), (f32, f32)) {
         let ((x0, y), (x1, _)) = self.g.wire(c);
         if !self.several() {
             return ((x0, y), (x1, y));
         }
-        let s = self.f.clients.get(c).map_or(0, |r| r.server);
         let b = self.server_box(s);
         let margin = (b.h / 2.0).min(12.0);
         ((x0, y), (x1, y.clamp(b.y + margin, b.bottom() - margin)))
     }
 
+    /// The servers a client's wires run to: the one it talks to, or every one (Redlock).
+    fn wired(&self, c: &crate::view::lanes::ClientRow) -> Vec<crate::services::ServerId> {
+        match c.fans_out && self.several() {
+            true => self.f.servers.iter().map(|s| s.id).collect(),
+            false => vec![c.server],
+        }
+    }
+
     pub fn wires(&mut self) {
         for c in &self.f.clients {
-            let ((x0, y0), (x1, y1)) = self.wire_ends(c.id);
-            let k = format!("wire{}", c.id);
-            if !c.partitioned {
-                self.push(
-                    Item::new(
-                        k,
-                        Shape::Line {
-                            x1: x0,
-                            y1: y0,
-                            x2: x1,
-                            y2: y1,
-                        },
-                        "ls-wire",
-                    )
-                    .stroke(WIRE)
-                    .attr("stroke-width", "2")
-                    .data("client", c.id.to_string())
-                    .data("server", c.server.to_string()),
-                );
-                continue;
-            }
-            let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
-            let mid = (x0 + x1) / 2.0;
-            let y = at(mid);
-            let gap = 8.0;
-            for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
-                self.push(
-                    Item::new(
-                        format!("{k}:{i}"),
-                        Shape::Line {
-                            x1: a,
-                            y1: at(a),
-                            x2: b,
-                            y2: at(b),
-                        },
-                        "ls-wire ls-wire--cut",
-                    )
-                    .stroke(VIOLATION)
-                    .attr("stroke-width", "2")
-                    .attr("stroke-dasharray", "5 4"),
-                );
-            }
-            let s = (self.g.lane_h * 0.3).clamp(4.0, 9.0);
-            for (i, dx) in [-gap, gap].into_iter().enumerate() {
-                self.push(
-                    Item::new(
-                        format!("{k}:slash{i}"),
-                        Shape::Line {
-                            x1: mid + dx - s / 2.0,
-                            y1: y + s,
-                            x2: mid + dx + s / 2.0,
-                            y2: y - s,
-                        },
-                        "ls-wire__cut",
-                    )
-                    .stroke(VIOLATION)
-                    .attr("stroke-width", "2.5")
-                    .data("evidence", "wire-cut"),
-                );
-            }
-            if self.g.lane_h >= (self.g.ty.small as f32) * 2.4 {
-                let word = self.say("cut", "断开");
-                let t = self.text(
-                    format!("{k}:word"),
-                    mid,
-                    y - s - 3.0,
-                    self.g.ty.small,
-                    Anchor::Middle,
-                    vec![(word, true)],
-                    false,
-                    "ls-wire__word",
-                );
-                t.fill = Some(VIOLATION);
-                t.data.push(("evidence", "wire-cut".into()));
+            for s in self.wired(c) {
+                self.wire(c, s);
             }
         }
         self.armed_drops();
+    }
+
+    fn wire(&mut self, c: &crate::view::lanes::ClientRow, s: crate::services::ServerId) {
+        let ((x0, y0), (x1, y1)) = self.wire_to(c.id, s);
+        let k = match c.fans_out {
+            true => format!("wire{}:{s}", c.id),
+            false => format!("wire{}", c.id),
+        };
+        if !c.partitioned {
+            self.push(
+                Item::new(
+                    k,
+                    Shape::Line {
+                        x1: x0,
+                        y1: y0,
+                        x2: x1,
+                        y2: y1,
+                    },
+                    "ls-wire",
+                )
+                .stroke(WIRE)
+                .attr("stroke-width", "2")
+                .data("client", c.id.to_string())
+                .data("server", s.to_string()),
+            );
+            return;
+        }
+        let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
+        let mid = (x0 + x1) / 2.0;
+        let y = at(mid);
+        let gap = 8.0;
+        for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
+            self.push(
+                Item::new(
+                    format!("{k}:{i}"),
+                    Shape::Line {
+                        x1: a,
+                        y1: at(a),
+                        x2: b,
+                        y2: at(b),
+                    },
+                    "ls-wire ls-wire--cut",
+                )
+                .stroke(VIOLATION)
+                .attr("stroke-width", "2")
+                .attr("stroke-dasharray", "5 4"),
+            );
+        }
+        let s = (self.g.lane_h * 0.3).clamp(4.0, 9.0);
+        for (i, dx) in [-gap, gap].into_iter().enumerate() {
+            self.push(
+                Item::new(
+                    format!("{k}:slash{i}"),
+                    Shape::Line {
+                        x1: mid + dx - s / 2.0,
+                        y1: y + s,
+                        x2: mid + dx + s / 2.0,
+                        y2: y - s,
+                    },
+                    "ls-wire__cut",
+                )
+                .stroke(VIOLATION)
+                .attr("stroke-width", "2.5")
+                .data("evidence", "wire-cut"),
+            );
+        }
+        if self.g.lane_h >= (self.g.ty.small as f32) * 2.4 {
+            let word = self.say("cut", "断开");
+            let t = self.text(
+                format!("{k}:word"),
+                mid,
+                y - s - 3.0,
+                self.g.ty.small,
+                Anchor::Middle,
+                vec![(word, true)],
+                false,
+                "ls-wire__word",
+            );
+            t.fill = Some(VIOLATION);
+            t.data.push(("evidence", "wire-cut".into()));
+        }
     }
 
     /// A cross at the service end of a wire whose next reply will be lost.
@@ -143,7 +165,11 @@ impl Builder<'_> {
         if m.to_resource {
             return Some(self.g.to_resource(c, p));
         }
-        let ((x0, y0), (x1, y1)) = self.wire_ends(c);
+        let fans = self.f.clients.get(c).is_some_and(|r| r.fans_out);
+        let ((x0, y0), (x1, y1)) = match fans {
+            true => self.wire_to(c, m.server),
+            false => self.wire_ends(c),
+        };
         Some((
             x0 + (x1 - x0) * p.clamp(0.0, 1.0),
             y0 + (y1 - y0) * p.clamp(0.0, 1.0),
@@ -153,10 +179,11 @@ impl Builder<'_> {
     /// Where each message's label goes on a shared wire: above it, below it when another label
     /// is already above at that place, or nowhere.
     fn label_places(&self, msgs: &[&MessageDot]) -> Vec<Option<bool>> {
-        let mut taken: Vec<(usize, f32, f32, bool)> = Vec::new();
+        let mut taken: Vec<((usize, u8), f32, f32, bool)> = Vec::new();
         msgs.iter()
             .map(|m| {
                 let (c, (x, _)) = (m.client?, self.dot_at(m)?);
+                let c = (c, m.server);
                 if m.heartbeat || m.to_resource || m.lost || m.peer.is_some() {
                     return None;
                 }

@@ -38,6 +38,7 @@ impl Ensemble {
                     name: self.name(m.id),
                     role,
                     note,
+                    clock_ahead: 0,
                 }
             })
             .collect()
