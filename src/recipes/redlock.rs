@@ -68,6 +68,9 @@ pub struct Redlock {
     pub expiration: Tick,
     /// The attempts are extensions of a held lock.
     extending: bool,
+    /// Its lock was lost (an extension failed): `lock.unlock()` still sends the unlock script
+    /// to every master.
+    lost: bool,
 }
 
 impl Believes for Redlock {
@@ -121,6 +124,7 @@ impl Redlock {
             by_sha: [None; MAX_SERVERS],
             expiration: 0,
             extending: false,
+            lost: false,
         }
     }
 
@@ -187,9 +191,15 @@ impl Redlock {
         self.attempt()
     }
 
+    /// A lost lock's object, which node-redlock still lets the application unlock.
+    fn unlockable(&self) -> bool {
+        self.lost && self.phase == Phase::Idle && self.op == Op::None
+    }
+
     /// The application learns its lock is gone.
     fn lost(&mut self) -> Vec<RecipeOut> {
         self.extending = false;
+        self.lost = true;
         self.phase = Phase::Idle;
         self.my_node = None;
         vec![RecipeOut::Lost]
@@ -199,6 +209,7 @@ impl Redlock {
         match input {
             RecipeIn::Acquire if self.phase == Phase::Idle => {
                 self.values += 1;
+                self.lost = false;
                 self.token = value(self.seed, self.values);
                 self.attempts = 0;
                 self.attempt()
@@ -208,7 +219,8 @@ impl Redlock {
             RecipeIn::Extend if self.phase == Phase::Holding && self.op == Op::None => {
                 self.extend()
             }
-            RecipeIn::Release if self.phase == Phase::Holding => {
+            RecipeIn::Release if self.phase == Phase::Holding || self.unlockable() => {
+                self.lost = false;
                 self.phase = Phase::Releasing;
                 self.expiration = 0;
                 self.to_all(Op::Release, REDLOCK_UNLOCK)
