@@ -41,7 +41,11 @@ fn fault(rng: &mut SimRng, masters: u8, clients: usize, ttl: u64) -> Vec<TimedCo
             let keep_disk = rng.chance(1, 3);
             // Half the crashes come before the first grant, so a lock may rest on a bare
             // majority that the next amnesia breaks.
-            let t = if rng.chance(1, 2) { rng.range(0, 20) } else { t };
+            let t = if rng.chance(1, 2) {
+                rng.range(0, 20)
+            } else {
+                t
+            };
             let back = t + rng.range(1, ttl);
             vec![
                 at(t, Command::CrashServer { server: s }),

@@ -111,6 +111,15 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
         }
     };
     let down = move || view().is_some_and(|v| v.down);
+    // A server with a clock of its own (a Redlock master): an NTP step forward or back by the
+    // run's TTL, enough to run out every key it holds (or to double their lives).
+    let own_clock = move || view().is_some_and(|v| v.role == crate::services::Role::Master);
+    let ttl = move || app.sim.with_untracked(|s| s.scenario().lease);
+    let jump = move |sign: i64| {
+        let by = sign * ttl() as i64;
+        app.inject(Command::ClockJump { server: s, by });
+        app.pop.set(None);
+    };
     view! {
         <h3 class="ls-pop__title">{move || view().map(|v| v.label).unwrap_or_default()}</h3>
         <div class="ls-pop__acts" role="group">
@@ -125,6 +134,14 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
                     <button class="ls-fault" data-act="pause-server" on:click=move |_| { app.inject(Command::PauseServer { server: s, ticks: app.pause_ticks.get_untracked() }); app.pop.set(None); }>
                         {move || format!("{} {}", t("act.pause", app.lang.get()), app.pause_ticks.get())}
                     </button>
+                    {own_clock().then(|| view! {
+                        <button class="ls-fault" data-act="clock-forward" on:click=move |_| jump(1)>
+                            {move || t("act.clock_forward", app.lang.get()).replace("{n}", &ttl().to_string())}
+                        </button>
+                        <button class="ls-fault" data-act="clock-back" on:click=move |_| jump(-1)>
+                            {move || t("act.clock_back", app.lang.get()).replace("{n}", &ttl().to_string())}
+                        </button>
+                    })}
                 }.into_any()
             }}
             {move || if split() {

@@ -114,6 +114,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("act.crash_server", "Crash this server", "让这台服务器崩溃"),
     ("act.restart_disk", "Restart from disk", "重启（从磁盘恢复）"),
     ("act.restart_empty", "Restart empty", "重启（数据为空）"),
+    ("act.clock_forward", "Clock jumps +{n} ms", "时钟向前跳 {n} 毫秒"),
+    ("act.clock_back", "Clock jumps −{n} ms", "时钟向后跳 {n} 毫秒"),
     ("act.split", "Split it off", "把它分区隔离"),
     ("act.heal_split", "Heal the split", "恢复网络分区"),
     ("act.expire", "Expire session", "使会话过期"),

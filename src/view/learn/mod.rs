@@ -2,8 +2,8 @@
 //! builds understanding — unique IDs without a lock, the naive lock and its herd, a lost
 //! wake-up, the sequential queue, crashes and session expiry, a waiter leaving and the
 //! no-re-check bug, Curator's protection and reentrancy, read/write locks, pauses and
-//! partitions, fencing tokens, the other lock services, the requirements matrix, and finding a
-//! bug with the exhaustive search. A chapter's questions are generated from its run
+//! partitions, fencing tokens, the other lock services, consensus, Redlock and the clock, the
+//! requirements matrix, and finding a bug with the exhaustive search. A chapter's questions are generated from its run
 //! ([`questions`]), so their answers are always what the following steps show.
 
 pub mod chapters;

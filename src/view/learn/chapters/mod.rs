@@ -13,6 +13,7 @@ mod pause;
 mod protection;
 mod queue;
 mod recheck;
+mod redlock;
 mod reentrant;
 mod rwlock;
 mod services;
@@ -36,6 +37,7 @@ pub static COURSE: &[Chapter] = &[
     fencing::CHAPTER,
     services::CHAPTER,
     consensus::CHAPTER,
+    redlock::CHAPTER,
     matrix::CHAPTER,
     hunt::CHAPTER,
 ];
