@@ -53,10 +53,15 @@ fn compare() {
 }
 
 fn frames() {
-    for (clients, servers) in [(10u32, 0u8), (50, 0), (200, 0), (50, 5)] {
+    for (clients, servers) in [(10u32, 0u8), (50, 0), (200, 0), (50, 5), (20, 255)] {
         let mut sc = presets::find("queue").unwrap().scenario();
         sc.clients = clients;
-        if servers > 0 {
+        if servers == 255 {
+            // Redlock: five masters, a wire from every client to each.
+            sc.recipe = RecipeKind::Redlock;
+            sc.rounds = 3;
+            sc.lease = 2000;
+        } else if servers > 0 {
             sc.recipe = RecipeKind::Curator;
             sc.ensemble = Some(servers);
             sc.rounds = 3;
@@ -90,7 +95,9 @@ fn frames() {
             v.sort();
             v[v.len() / 2] as f64 / 1e6
         };
-        let on = if servers > 0 {
+        let on = if servers == 255 {
+            " on 5 Redlock masters".to_string()
+        } else if servers > 0 {
             format!(" on {servers} ZooKeeper servers")
         } else {
             String::new()

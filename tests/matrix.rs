@@ -155,3 +155,37 @@ fn a_quorum_keeps_the_lock_when_its_leader_dies_and_async_replication_loses_it()
         assert_eq!(cell(&r, Probe::Minority), Outcome::Unsafe, "{k:?}");
     }
 }
+
+/// Redlock's own probes: a majority of its masters with clocks stepped forward, or restarted
+/// without persistence, hands the lock to a second client; its random value fences nothing.
+/// Services whose servers log every write, or whose clocks Lockstep does not model, say "—".
+#[test]
+fn redlock_breaks_on_a_majority_of_jumped_clocks_or_empty_restarts() {
+    let r = row(RecipeKind::Redlock);
+    assert_eq!(cell(&r, Probe::NoFault), Outcome::Safe);
+    assert_eq!(cell(&r, Probe::ClockJump), Outcome::Unsafe);
+    assert_eq!(cell(&r, Probe::RestartEmpty), Outcome::Unsafe);
+    assert_eq!(
+        cell(&r, Probe::Pause),
+        Outcome::Unsafe,
+        "no token to fence with"
+    );
+    assert!(!r.fencing_token && r.waits == Waits::Polls);
+    for k in [RecipeKind::RedisSetnx, RecipeKind::RedisLease] {
+        let r = row(k);
+        assert_eq!(
+            cell(&r, Probe::RestartEmpty),
+            Outcome::Unsafe,
+            "{k:?}: no AOF"
+        );
+        assert_eq!(cell(&r, Probe::ClockJump), Outcome::NotModelled, "{k:?}");
+    }
+    for k in ZOOKEEPER
+        .into_iter()
+        .chain([RecipeKind::EtcdMutex, RecipeKind::SqlRowLock])
+    {
+        let r = row(k);
+        assert_eq!(cell(&r, Probe::ClockJump), Outcome::NotModelled, "{k:?}");
+        assert_eq!(cell(&r, Probe::RestartEmpty), Outcome::NotModelled, "{k:?}");
+    }
+}

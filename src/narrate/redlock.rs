@@ -34,8 +34,8 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
             "{a} 已崩溃：它所在的主机关闭了 {c} 的连接。{c} 的客户端库保留尚未得到应答的命令，并开始重连（50 毫秒后，然后 100、150……最长 2 秒）。",
         ),
         Key::RedlockExpired => (
-            "A TTL runs out on its master's own clock: {b}.",
-            "TTL 按所在主节点自己的时钟到期：{b}。",
+            "The TTL runs out: {b}.",
+            "TTL 到期：{b}。",
         ),
         Key::RedlockReconnect => ("{c}'s library reconnects to {a}.", "{c} 的客户端库重新连接 {a}。"),
         Key::ClockJumpForward => (

@@ -1,7 +1,8 @@
 //! The requirements matrix, computed from runs rather than typed in: each recipe runs the same
 //! probe scenarios (no fault, holder crash, long pause, partition, lost reply, failover, the
-//! granting server's crash right after the grant, the holder's server cut off, a nested
-//! acquire, ten clients) and each cell reports what its monitors and metrics saw.
+//! granting server's crash right after the grant, the holder's server cut off, a majority of
+//! its servers' clocks jumping or restarting empty, a nested acquire, ten clients) and each
+//! cell reports what its monitors and metrics saw.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +12,7 @@ use super::Simulation;
 use crate::recipes::RecipeKind;
 
 /// The recipes the matrix compares (the broken teaching recipes and "no lock" are left out).
-pub const RECIPES: [RecipeKind; 11] = [
+pub const RECIPES: [RecipeKind; 12] = [
     RecipeKind::Naive,
     RecipeKind::Sequential,
     RecipeKind::Curator,
@@ -22,6 +23,7 @@ pub const RECIPES: [RecipeKind; 11] = [
     RecipeKind::SqlInsert,
     RecipeKind::SqlLease,
     RecipeKind::SqlRowLock,
+    RecipeKind::Redlock,
     RecipeKind::None,
 ];
 
@@ -42,9 +44,18 @@ pub enum Probe {
     /// clients; C1 stays with the majority): a ZooKeeper ensemble's follower, a Redis primary
     /// whose replica the other side promotes, or the one server of the rest.
     Minority,
+    /// The clocks of a majority of the servers holding C1's lock jump forward by the lease
+    /// the tick after the grant (an NTP step). Only servers with clocks of their own are
+    /// modelled (Redlock's masters); elsewhere the cell says so.
+    ClockJump,
+    /// A majority of the servers holding C1's lock crash the tick after the grant and start
+    /// again 5 ticks later (inside C1's hold) without persistence: Redis's default (no AOF), Redlock's masters.
+    /// ZooKeeper, etcd and PostgreSQL log every acknowledged write before answering, so a
+    /// restart without it is not theirs to suffer.
+    RestartEmpty,
 }
 
-pub const PROBES: [Probe; 8] = [
+pub const PROBES: [Probe; 10] = [
     Probe::NoFault,
     Probe::Crash,
     Probe::Pause,
@@ -53,6 +64,8 @@ pub const PROBES: [Probe; 8] = [
     Probe::Failover,
     Probe::LeaderCrash,
     Probe::Minority,
+    Probe::ClockJump,
+    Probe::RestartEmpty,
 ];
 
 /// What one probe run showed.
@@ -66,6 +79,8 @@ pub enum Outcome {
     Unsafe,
     /// Safe, but a client waits forever (the stuck monitor) or never gets the lock.
     Stuck,
+    /// The fault is not one this service can suffer, or not one Lockstep models for it.
+    NotModelled,
 }
 
 /// How a recipe's waiters wait.
@@ -156,22 +171,62 @@ fn probe_at(recipe: RecipeKind, p: Probe, t: u64) -> Scenario {
         Probe::Failover => vec![at(3, Command::Failover)],
         Probe::LeaderCrash => vec![at(t, Command::Failover)],
         Probe::Minority => minority(redis, t),
+        Probe::ClockJump => majority(recipe)
+            .map(|s| {
+                let by = Scenario::default().lease as i64;
+                at(t, Command::ClockJump { server: s, by })
+            })
+            .collect(),
+        Probe::RestartEmpty => majority(recipe)
+            .flat_map(|server| {
+                let back = Command::RestartServer {
+                    server,
+                    keep_disk: false,
+                };
+                [at(t, Command::CrashServer { server }), at(t + 5, back)]
+            })
+            .collect(),
     };
     let zk = recipe.service() == crate::services::ServiceKind::ZooKeeper;
     let ensemble = (zk && matches!(p, Probe::LeaderCrash | Probe::Minority)).then_some(3);
+    // node-redlock's waiters retry every 100-300 ms: C1 holds long enough for a waiter's retry
+    // to land inside its hold, and waiters keep trying (`retryCount: -1` in practice) rather
+    // than give up before a crashed holder's TTL runs out.
+    let redlock = recipe == RecipeKind::Redlock;
+    let hold = if redlock { 500 } else { 20 };
     Scenario {
+        retry_count: if redlock { 1000 } else { 10 },
         ensemble,
         recipe,
         clients: 3,
         latency_min: 1,
         latency_max: 1,
         start_spread: 0,
-        hold_min: 20,
-        hold_max: 20,
+        hold_min: hold,
+        hold_max: hold,
         fencing: true,
         replica_lag: redis.then_some(5),
         faults,
         ..Scenario::default()
+    }
+}
+
+/// The servers a majority probe strikes: the first ⌊N/2⌋+1 of Redlock's masters, the one
+/// primary of Redis.
+fn majority(recipe: RecipeKind) -> std::ops::Range<crate::services::ServerId> {
+    match recipe {
+        RecipeKind::Redlock => 0..(crate::services::REDLOCK_MASTERS / 2 + 1),
+        _ => 0..1,
+    }
+}
+
+/// Whether the probe's fault is one this recipe's service suffers in Lockstep.
+pub fn modelled(recipe: RecipeKind, p: Probe) -> bool {
+    let redis = matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease);
+    match p {
+        Probe::ClockJump => recipe == RecipeKind::Redlock,
+        Probe::RestartEmpty => redis || recipe == RecipeKind::Redlock,
+        _ => true,
     }
 }
 
@@ -235,6 +290,10 @@ pub fn row(recipe: RecipeKind) -> Row {
     let mut outcomes = Vec::new();
     let mut crash = None;
     for p in PROBES {
+        if !modelled(recipe, p) {
+            outcomes.push((p, Outcome::NotModelled, 0));
+            continue;
+        }
         let sim = run(probe(recipe, p));
         let (o, step) = outcome(&sim);
         if p == Probe::Crash {
@@ -283,6 +342,7 @@ impl Outcome {
             Outcome::Fenced => "fenced",
             Outcome::Unsafe => "UNSAFE",
             Outcome::Stuck => "stuck",
+            Outcome::NotModelled => "—",
         }
     }
 }
@@ -298,6 +358,8 @@ impl Probe {
             Probe::Failover => "failover",
             Probe::LeaderCrash => "leader crash",
             Probe::Minority => "minority cut",
+            Probe::ClockJump => "clock jump",
+            Probe::RestartEmpty => "restart empty",
         }
     }
 }
@@ -306,13 +368,13 @@ impl Probe {
 pub fn render(rows: &[Row]) -> String {
     let mut out = format!("{:<13}", "recipe");
     for p in PROBES {
-        out.push_str(&format!("{:<13}", p.name()));
+        out.push_str(&format!("{:<14}", p.name()));
     }
     out.push_str("handover    reentrant  waits   token  req/acq  msg/acq\n");
     for r in rows {
         out.push_str(&format!("{:<13}", r.recipe.name()));
         for (_, o, _) in &r.outcomes {
-            out.push_str(&format!("{:<13}", o.name()));
+            out.push_str(&format!("{:<14}", o.name()));
         }
         let handover = r
             .crash_handover

@@ -18,6 +18,8 @@ fn probe_key(p: Probe) -> &'static str {
         Probe::Failover => "mx.failover",
         Probe::LeaderCrash => "mx.leader_crash",
         Probe::Minority => "mx.minority",
+        Probe::ClockJump => "mx.clock_jump",
+        Probe::RestartEmpty => "mx.restart_empty",
     }
 }
 
@@ -27,6 +29,7 @@ fn outcome_key(o: &Outcome) -> (&'static str, &'static str) {
         Outcome::Fenced => ("mx.fenced", "fenced"),
         Outcome::Unsafe => ("mx.unsafe", "unsafe"),
         Outcome::Stuck => ("mx.stuck", "stuck"),
+        Outcome::NotModelled => ("mx.not_modelled", "none"),
     }
 }
 
@@ -69,6 +72,11 @@ fn row(app: App, r: Row) -> impl IntoView {
             {r.outcomes.iter().map(|(p, o, _)| {
                 let (key, class) = outcome_key(o);
                 let p = *p;
+                if *o == Outcome::NotModelled {
+                    return view! {
+                        <td class="ls-mx ls-mx--none" data-probe=probe_key(p) title=tr(app, "mx.not_modelled_why")>{tr(app, key)}</td>
+                    }.into_any();
+                }
                 view! {
                     <td class=format!("ls-mx ls-mx--{class}") data-probe=probe_key(p)>
                         <button on:click=move |_| {
@@ -76,7 +84,7 @@ fn row(app: App, r: Row) -> impl IntoView {
                             app.load(crate::view::url::CUSTOM, matrix::probe(recipe, p));
                         }>{tr(app, key)}</button>
                     </td>
-                }
+                }.into_any()
             }).collect_view()}
             <td>{move || handover.map_or_else(|| t("mx.never", lang()).to_string(), |h| format!("{h} {}", t("mx.ticks", lang())))}</td>
             <td>{move || t(match r.reentrant { None => "mx.no_lock", Some(true) => "mx.yes", Some(false) => "mx.no" }, lang())}</td>

@@ -112,6 +112,12 @@ const five = Buffer.from(JSON.stringify({ recipe: 'curator', clients: 50, ensemb
   const t = await stepTimes(browser, `${srv.url}full.html?scenario=${five}`, 200);
   console.log(`step, curator on 5 ZooKeeper servers (full bundle), 50 clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms (200 steps; target median ≤ 6 ms)`);
 }
+// Redlock on five masters: every client has a wire to every master (20 clients: 100 wires).
+const redlock = Buffer.from(JSON.stringify({ recipe: 'redlock', clients: 20, rounds: 3, lease: 2000 })).toString('base64url');
+{
+  const t = await stepTimes(browser, `${srv.url}full.html?scenario=${redlock}`, 200);
+  console.log(`step, node-redlock on 5 Redis masters (full bundle), 20 clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms (200 steps)`);
+}
 const play = await autoplayFps(browser, `${srv.url}?preset=queue&clients=20`);
 console.log(`autoplay, 20 clients at ×1: ${play.fps.toFixed(1)} frames/s (aim ≥ 55), ${play.long} frames over 25 ms, messages on stage in ${Math.round(play.moving * 100)}% of frames, ${play.stepsPerSecond.toFixed(1)} steps/s`);
 for (const [label, page, target] of [['lean first bundle (index.html)', 'index.html', 300_000], ['full bundle (full.html)', 'full.html', null]]) {

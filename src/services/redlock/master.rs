@@ -26,6 +26,8 @@ pub struct Master {
     pub paused_until: Tick,
     /// The client connections open to it.
     pub clients: std::collections::BTreeSet<usize>,
+    /// Its last restart: (world time, from its AOF), which its box keeps saying.
+    pub restarted: Option<(Tick, bool)>,
 }
 
 impl Master {
@@ -89,6 +91,7 @@ impl Master {
         }
         self.down = false;
         self.restart_at = None;
+        self.restarted = Some((now, keep_disk));
     }
 
     /// Its keys as rows, with their PTTL on its own clock.

@@ -311,14 +311,33 @@ impl Redlock {
     fn server_info(&self, s: ServerId) -> ServerInfo {
         let m = &self.masters[usize::from(s)];
         let clock = m.clock.note(self.now);
-        let note = match (m.restart_at, clock) {
+        let mut note = match (m.restart_at, clock) {
             (Some((t, _)), _) if m.down => Some([
                 format!("held down until t={t}"),
                 format!("保持停机直到 t={t}"),
             ]),
-            (_, Some(c)) => Some([format!("clock {c}"), format!("时钟 {c}")]),
+            (_, Some(c)) => Some([
+                format!("clock {c}"),
+                format!("时钟 {}", c.replace(" ms", " 毫秒")),
+            ]),
             _ => None,
         };
+        if let (Some((t, disk)), false) = (m.restarted, m.down) {
+            let [en, zh] = match disk {
+                true => [
+                    format!("restarted from its AOF at t={t}"),
+                    format!("t={t} 时从 AOF 重启"),
+                ],
+                false => [
+                    format!("restarted empty at t={t}"),
+                    format!("t={t} 时空着重启"),
+                ],
+            };
+            note = Some(match note {
+                Some([a, b]) => [format!("{a} · {en}"), format!("{b} · {zh}")],
+                None => [en, zh],
+            });
+        }
         ServerInfo {
             id: s,
             name: Redlock::name(s),
