@@ -192,7 +192,9 @@ fn a_replica_restarted_empty_gets_a_full_resync() {
 #[test]
 fn single_server_services_are_one_server_with_no_traffic_between_servers() {
     let single = |p: &&presets::Preset| {
-        !["redis-failover", "redis-split"].contains(&p.id) && p.scenario().ensemble.is_none()
+        !["redis-failover", "redis-split"].contains(&p.id)
+            && p.scenario().ensemble.is_none()
+            && !p.id.starts_with("redlock-")
     };
     for p in presets::all().filter(single) {
         let mut sim = Simulation::new(p.scenario());

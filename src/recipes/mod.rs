@@ -6,6 +6,7 @@
 //! lock decisions themselves are pure functions in [`decide`], table-tested like Curator's
 //! `getsTheLock`. Recipes are an enum, not trait objects, so worlds stay `Clone + Eq + Hash`.
 
+mod belief;
 pub mod broken;
 pub mod curator;
 pub mod decide;
@@ -27,6 +28,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::narrate::Phase;
 pub use crate::services::{Answer, Call, ServiceKind, SessionEvent};
+pub(crate) use belief::Believes;
+pub use belief::{Belief, Tally};
 pub use kind::{RecipeConfig, RecipeKind};
 
 use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
@@ -158,17 +161,6 @@ pub enum HoldMode {
     Shared,
 }
 
-/// What a recipe believes it has put in the lock service (see [`crate::services::Claim`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Belief<'a> {
-    /// The entry it believes is its own (lock node, key, row).
-    pub node: Option<&'a str>,
-    /// The value it wrote there (a Redis token, a SQL owner).
-    pub token: Option<&'a str>,
-    /// The lease its entries live on (etcd).
-    pub lease: Option<i64>,
-}
-
 /// The recipes, one variant each, with delegating methods. A group's `cfg` is written here
 /// once, and [`Recipe::new`] maps the scenario's kinds to constructors.
 macro_rules! recipes {
@@ -211,6 +203,16 @@ macro_rules! recipes {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.belief(), )* )* }
             }
 
+            /// A Redlock attempt's votes so far (`None` for every other recipe).
+            pub fn tally(&self) -> Option<Tally> {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.tally(), )* )* }
+            }
+
+            /// The client's clock, before each input (a recipe that measures time reads it).
+            pub fn at(&mut self, now: crate::services::Tick) {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.at(now), )* )* }
+            }
+
         }
     };
 }
@@ -236,36 +238,7 @@ recipes! {
     }
 }
 
-/// A Redlock attempt as the stage shows it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub votes: u8,
-    pub masters: u8,
-    /// Answers still to come.
-    pub waiting: u8,
-    /// The attempt failed: its keys are being deleted everywhere.
-    pub unwinding: bool,
-}
-
 impl Recipe {
-    /// A Redlock attempt's votes so far (`None` for every other recipe).
-    pub fn tally(&self) -> Option<Tally> {
-        #[cfg(feature = "services")]
-        if let Recipe::Redlock(r) = self {
-            return Some(r.tally());
-        }
-        None
-    }
-
-    /// The client's clock, before each input (a recipe that measures time reads it).
-    pub fn at(&mut self, now: crate::services::Tick) {
-        #[cfg(feature = "services")]
-        if let Recipe::Redlock(r) = self {
-            r.now = now;
-        }
-        let _ = now;
-    }
-
     pub fn holding(&self) -> bool {
         *self.phase_ref() == Phase::Holding
     }
@@ -295,32 +268,6 @@ impl Recipe {
         }
     }
 }
-
-/// What every recipe can say about itself beyond its phase; most say "just my node".
-pub(crate) trait Believes {
-    fn node(&self) -> Option<&str>;
-    fn belief(&self) -> Belief<'_> {
-        Belief {
-            node: self.node(),
-            ..Belief::default()
-        }
-    }
-}
-
-/// Recipes whose belief is only their lock node.
-macro_rules! believes_node {
-    ($($t:ty),*) => { $(impl Believes for $t { fn node(&self) -> Option<&str> { self.my_node.as_deref() } })* };
-}
-believes_node!(
-    NoLock,
-    naive::Naive,
-    sequential::Sequential,
-    curator::Curator,
-    curator::Semaphore,
-    kazoo::KazooLock,
-    broken::NoRecheck,
-    broken::LostWakeup
-);
 
 /// No lock at all (the "ten machines without a lock" baseline): acquiring always succeeds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

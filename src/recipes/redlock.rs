@@ -77,6 +77,12 @@ impl Believes for Redlock {
     fn node(&self) -> Option<&str> {
         self.my_node.as_deref()
     }
+    fn tally(&self) -> Option<super::Tally> {
+        Some(self.votes_now())
+    }
+    fn at(&mut self, now: Tick) {
+        self.now = now;
+    }
     fn belief(&self) -> Belief<'_> {
         Belief {
             node: self.node(),
@@ -129,7 +135,7 @@ impl Redlock {
     }
 
     /// The attempt's votes as the stage shows them.
-    pub fn tally(&self) -> super::Tally {
+    pub fn votes_now(&self) -> super::Tally {
         super::Tally {
             votes: self.votes,
             masters: self.masters,

@@ -342,11 +342,7 @@ impl Finder {
             let mut m = moment(r.index, Kind::Expiry, r.narration.client);
             let what = short(&r.deleted[0]);
             m.text = [what.clone(), what];
-            if r.narration.key == Key::RedlockExpired {
-                // Which masters' clocks ran the key out: the narration says it best.
-                m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
-                m.fault = Some(Key::RedlockExpired);
-            }
+            super::detect_votes::on_masters(&mut m, r);
             self.push(m);
         }
         for c in &w.clients {

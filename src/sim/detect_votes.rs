@@ -1,8 +1,17 @@
-//! The Redlock moment: one client holds the lock with a majority of the masters while another,
+//! The Redlock moments: an expiry names its masters; one client holds the lock with a majority of the masters while another,
 //! short of a majority, deletes its keys everywhere.
 
-use super::moments::{moment, Finder, Kind};
+use super::moments::{moment, Finder, Kind, Moment};
+use super::narrate::{Key, Lang};
 use super::{StepRecord, World};
+
+/// A Redlock expiry moment says which masters ran the key out: the narration says it best.
+pub(super) fn on_masters(m: &mut Moment, r: &StepRecord) {
+    if r.narration.key == Key::RedlockExpired {
+        m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
+        m.fault = Some(Key::RedlockExpired);
+    }
+}
 
 impl Finder {
     /// A believer and a client unwinding a failed attempt, at the same time.

@@ -8,12 +8,12 @@ pub mod client;
 pub mod codec;
 mod command;
 mod detect;
-#[cfg(feature = "services")]
 mod detect_votes;
 pub mod explore;
 mod faults;
 pub mod history;
 pub mod matrix;
+mod matrix_render;
 pub mod moments;
 pub mod monitors;
 pub mod network;
@@ -31,6 +31,7 @@ pub mod rng;
 pub mod scenario;
 mod setup;
 pub mod step;
+mod timers;
 pub mod types;
 pub mod world;
 

@@ -223,7 +223,6 @@ impl Finder {
         self.stuck(w, r);
         self.changes(w, r);
         self.all_done(w, r);
-        #[cfg(feature = "services")]
         self.votes(w, r);
     }
 
