@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 use crate::services::ServiceKind;
 
 /// Which recipe a client runs (the scenario's choice).
+/// node-redlock's default `retryCount`: attempts after the first.
+pub const REDLOCK_RETRY_COUNT: u32 = 10;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecipeKind {
@@ -140,8 +143,8 @@ impl RecipeConfig {
             client: 0,
             lock_path: None,
             identifier: None,
-            masters: 5,
-            retry_count: 10,
+            masters: crate::services::REDLOCK_MASTERS,
+            retry_count: REDLOCK_RETRY_COUNT,
         }
     }
 

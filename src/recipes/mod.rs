@@ -30,7 +30,7 @@ pub use crate::narrate::Phase;
 pub use crate::services::{Answer, Call, ServiceKind, SessionEvent};
 pub(crate) use belief::Believes;
 pub use belief::{Belief, Tally};
-pub use kind::{RecipeConfig, RecipeKind};
+pub use kind::{RecipeConfig, RecipeKind, REDLOCK_RETRY_COUNT};
 
 use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
 use crate::services::zookeeper;

@@ -29,7 +29,6 @@ use crate::services::{ServerId, Tick, MAX_SERVERS};
 pub const KEY: &str = "lock";
 
 /// node-redlock's defaults.
-pub const RETRY_COUNT: u32 = 10;
 pub const RETRY_DELAY: u64 = 200;
 pub const RETRY_JITTER: u64 = 100;
 

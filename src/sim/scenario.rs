@@ -139,7 +139,7 @@ impl Default for Scenario {
             clocks: Vec::new(),
             delayed_restart: false,
             enable_offline_queue: true,
-            retry_count: 10,
+            retry_count: crate::recipes::REDLOCK_RETRY_COUNT,
         }
     }
 }

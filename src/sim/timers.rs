@@ -12,9 +12,13 @@ impl World {
         let backoff = t == Timer::Retry && self.clients[c].backing_off;
         let (now, rng) = (self.now, &mut self.rng);
         let out = self.clients[c].fire(now, t, rng);
-        let to = self.named_servers(&out);
+        let reconnect = t == Timer::Lib(LibTimer::Reconnect);
+        let to = match reconnect {
+            true => self.named_servers(&out),
+            false => Vec::new(),
+        };
         self.client_sends(c, out);
-        if t == Timer::Lib(LibTimer::Reconnect) && !to.is_empty() {
+        if !to.is_empty() {
             // A library with a connection per server names the one it dials again.
             let n = Narration::new(Key::RedlockReconnect, Some(c)).a(to.join(", "));
             return n.phase(self.clients[c].recipe.phase());

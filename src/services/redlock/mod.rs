@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 pub use client::{lib, Lib};
 pub use clock::Clock;
 pub use master::Master;
-pub use wire::script_name;
 
 use crate::services::api::{ServerId, ServiceConfig, Tick};
 use crate::services::redis::{KeyRow, Reply};
@@ -28,12 +27,7 @@ pub type Call = Up;
 /// How the view presents Redlock: each master's keys with their PTTL on its own clock.
 pub const LOOK: super::look::Look = super::look::Look {
     product: "Redlock · Redis 7",
-    contents: Some(["keys", "键"]),
-    entry: ["key", "键"],
-    ttl: |ms| Some(format!("PTTL {ms}")),
-    end_session: None,
-    lane: "Redis",
-    lean: false,
+    ..super::redis::LOOK
 };
 
 /// The masters.

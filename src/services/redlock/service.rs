@@ -103,17 +103,6 @@ impl LockService for Redlock {
         said
     }
 
-    fn receive_at(
-        &mut self,
-        now: Tick,
-        _: ServerId,
-        conn: ConnId,
-        up: Up,
-        out: &mut Out,
-    ) -> Narration {
-        self.receive(now, conn, up, out)
-    }
-
     fn hangup(&mut self, _: Tick, conn: ConnId, _: &mut Out) -> Narration {
         for m in &mut self.masters {
             m.redis.close(conn as u32);

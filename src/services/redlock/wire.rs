@@ -7,17 +7,25 @@ use crate::services::api::Wire;
 use crate::services::redis::script::{sha1_hex, REDLOCK_EXTEND, REDLOCK_LOCK, REDLOCK_UNLOCK};
 use crate::services::redis::Reply;
 
+/// The library's scripts: text, SHA1 (hashed once) and what each does.
+fn scripts() -> &'static [(&'static str, String, &'static str); 3] {
+    static SCRIPTS: std::sync::OnceLock<[(&str, String, &str); 3]> = std::sync::OnceLock::new();
+    SCRIPTS.get_or_init(|| {
+        [
+            (REDLOCK_LOCK, "lock"),
+            (REDLOCK_UNLOCK, "unlock"),
+            (REDLOCK_EXTEND, "extend"),
+        ]
+        .map(|(t, n)| (t, sha1_hex(t), n))
+    })
+}
+
 /// The library's script a text or SHA1 names, by what it does.
 pub fn script_name(text_or_sha: &str) -> Option<&'static str> {
-    let named = [
-        (REDLOCK_LOCK, "lock"),
-        (REDLOCK_UNLOCK, "unlock"),
-        (REDLOCK_EXTEND, "extend"),
-    ];
-    named
-        .into_iter()
-        .find(|(t, _)| *t == text_or_sha || sha1_hex(t) == text_or_sha.to_ascii_lowercase())
-        .map(|(_, n)| n)
+    scripts()
+        .iter()
+        .find(|(t, sha, _)| *t == text_or_sha || sha.eq_ignore_ascii_case(text_or_sha))
+        .map(|(_, _, n)| *n)
 }
 
 /// A long value (a lock's 32-digit random value) shortened to its first 6 characters
@@ -60,7 +68,10 @@ pub fn up_wire(m: &Up) -> Wire {
         .iter()
         .skip(1)
         .map(|a| match a.contains('\n') {
-            true => format!("<script sha1 {}>", sha1_hex(a)),
+            true => match scripts().iter().find(|(t, _, _)| t == a) {
+                Some((_, sha, _)) => format!("<script sha1 {sha}>"),
+                None => format!("<script sha1 {}>", sha1_hex(a)),
+            },
             false => a.clone(),
         })
         .collect();
