@@ -270,7 +270,7 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
         Phase::Requesting => if zh {
             "发送获取锁的请求"
         } else {
-            "asking the server for the lock"
+            "asking for the lock"
         }
         .into(),
         Phase::Listing => if zh {

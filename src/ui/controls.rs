@@ -49,6 +49,10 @@ pub fn Lesson() -> impl IntoView {
             view! { <p><button id="ls-twin" class="ls-linkish" on:click=move |_| app.compare(Some(r.to_vec()))>{tr(app, "ui.twin")}</button></p> }
         })
     };
+    let zk = move || {
+        app.sim
+            .with(|s| s.scenario().recipe.service() == crate::services::ServiceKind::ZooKeeper)
+    };
     view! {
         <p id="ls-lesson" class="ls-lesson">{lesson}</p>
         {twin}
@@ -56,13 +60,16 @@ pub fn Lesson() -> impl IntoView {
         <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
         <h3>{tr(app, "ui.legend")}</h3>
         <ul class="ls-legend">
-            <li><span class="ls-legend__ring"></span>{tr(app, "legend.ring")}</li>
-            <li><span class="ls-legend__dash"></span>{tr(app, "legend.watch")}</li>
+            <li><span class="ls-legend__ring"></span>{move || tr(app, if zk() { "legend.ring" } else { "legend.ring_ttl" })}</li>
             <li><span class="ls-legend__dot"></span>{tr(app, "legend.request")}</li>
             <li><span class="ls-legend__dot ls-legend__dot--reply"></span>{tr(app, "legend.reply")}</li>
-            <li><span class="ls-legend__diamond"></span>{tr(app, "legend.event")}</li>
-            <li><span class="ls-legend__box"></span>{tr(app, "legend.ephemeral")}</li>
-            <li><b class="ls-legend__seq">"0000000007"</b>" "{tr(app, "legend.sequential")}</li>
+            // Watches, their events and znode kinds are ZooKeeper's alone.
+            {move || zk().then(|| view! {
+                <li><span class="ls-legend__dash"></span>{tr(app, "legend.watch")}</li>
+                <li><span class="ls-legend__diamond"></span>{tr(app, "legend.event")}</li>
+                <li><span class="ls-legend__box"></span>{tr(app, "legend.ephemeral")}</li>
+                <li><b class="ls-legend__seq">"0000000007"</b>" "{tr(app, "legend.sequential")}</li>
+            })}
         </ul>
     }
 }

@@ -161,22 +161,33 @@ impl Geometry {
             return;
         }
         let gap = 6.0;
-        let s = self.service;
-        let box_h = (s.h - gap * (n - 1) as f32) / n as f32;
-        let title = self.rows_top - s.y;
-        let mut row_h: f32 = 40.0;
-        for (i, first) in firsts.iter().enumerate() {
-            let end = firsts.get(i + 1).copied().unwrap_or(rows).max(first + 1);
-            let head = if i == 0 { title } else { 4.0 };
-            row_h = row_h.min((box_h - head - 4.0) / (end - first) as f32);
+        let title = self.rows_top - self.service.y;
+        // Every box is as tall as the others, the first taller by the service's title.
+        let base = |h: f32| (h - gap * (n - 1) as f32 - (title - 4.0)) / n as f32;
+        let row_h = |h: f32| {
+            let mut row_h: f32 = 40.0;
+            for (i, first) in firsts.iter().enumerate() {
+                let end = firsts.get(i + 1).copied().unwrap_or(rows).max(first + 1);
+                row_h = row_h.min((base(h) - 8.0) / (end - first) as f32);
+            }
+            row_h
+        };
+        if !self.text_fits(row_h(self.service.h)) {
+            self.lend_ledger_lines();
         }
-        self.row_h = row_h.max(4.0);
+        let s = self.service;
+        let box_h = base(s.h);
+        self.row_h = row_h(s.h).max(4.0);
+        let top = |i: usize| match i {
+            0 => s.y,
+            _ => s.y + title - 4.0 + i as f32 * (box_h + gap),
+        };
         self.servers = (0..n)
             .map(|i| Rect {
                 x: s.x,
-                y: s.y + i as f32 * (box_h + gap),
+                y: top(i),
                 w: s.w,
-                h: box_h,
+                h: box_h + if i == 0 { title - 4.0 } else { 0.0 },
             })
             .collect();
         self.breaks = firsts
@@ -185,6 +196,23 @@ impl Geometry {
             .enumerate()
             .map(|(i, (f, b))| (*f, if i == 0 { self.rows_top } else { b.y + 4.0 }))
             .collect();
+    }
+
+    fn text_fits(&self, row_h: f32) -> bool {
+        row_h >= self.ty.small as f32 + 5.0
+    }
+
+    /// Several servers whose rows would be too thin for words: the resource strip keeps two
+    /// ledger lines and gives the rest of its height to the servers.
+    fn lend_ledger_lines(&mut self) {
+        let least = self.ty.big as f32 + 16.0 + 2.0 * self.line_h;
+        let Some(r) = self.resource.as_mut().filter(|r| r.h > least) else {
+            return;
+        };
+        let spare = r.h - least;
+        r.y += spare;
+        r.h = least;
+        self.service.h += spare;
     }
 
     pub fn lane(&self, c: usize) -> f32 {
@@ -226,7 +254,7 @@ impl Geometry {
 
     /// Room in a row for its name.
     pub fn row_text(&self) -> bool {
-        self.row_h >= self.ty.small as f32 + 5.0
+        self.text_fits(self.row_h)
     }
 
     /// The text size that fits a row.

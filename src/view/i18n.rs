@@ -80,6 +80,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("hunt.open", "Open it at the failing step", "在出错的那一步打开"),
     ("hunt.clients", "clients", "个客户端"),
     ("legend.ring", "session time left at the service", "服务端剩余的会话时间"),
+    ("legend.ring_ttl", "lease or TTL left at the service", "服务端剩余的租约或 TTL"),
     ("legend.request", "request on its way", "发送中的请求"),
     ("legend.reply", "reply on its way", "返回中的应答"),
     ("legend.event", "watch event", "监视事件"),
