@@ -95,3 +95,7 @@ for pid in "${pids[@]}"; do
   fi
 done
 say "ready in $((SECONDS - setup_start)) s: $(wasm-bindgen --version), $(wasm-opt --version | head -1)$(trunk --version 2>/dev/null | sed 's/^/, /' || true)"
+if [[ "$what" == trunk ]]; then
+  # Trunk finds wasm-opt on PATH: npm's binaryen 132 lives in node_modules/.bin.
+  say "serve with Trunk: PATH=\"\$PWD/node_modules/.bin:\$PATH\" trunk serve --offline"
+fi
