@@ -19,6 +19,9 @@ pub struct Look {
     pub lane: &'static str,
     /// Whether the lean first page carries the service (else it hands over to the full one).
     pub lean: bool,
+    /// Its entries are znodes, with watches and kinds (the legend explains watches, their
+    /// events, ephemeral and sequential nodes only for such a service).
+    pub znodes: bool,
 }
 
 /// What a build without the service's model knows of it: its name.
@@ -30,4 +33,5 @@ pub const ELSEWHERE: Look = Look {
     end_session: None,
     lane: "",
     lean: false,
+    znodes: false,
 };

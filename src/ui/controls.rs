@@ -51,7 +51,7 @@ pub fn Lesson() -> impl IntoView {
     };
     let zk = move || {
         app.sim
-            .with(|s| s.scenario().recipe.service() == crate::services::ServiceKind::ZooKeeper)
+            .with(|s| s.scenario().recipe.service().look().znodes)
     };
     view! {
         <p id="ls-lesson" class="ls-lesson">{lesson}</p>

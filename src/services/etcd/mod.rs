@@ -25,6 +25,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     end_session: Some("act.revoke"),
     lane: "etcd",
     lean: false,
+    znodes: false,
 };
 use store::Store;
 use types::{Event, Op, Req, Resp, WatchMsg};

@@ -38,6 +38,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     end_session: None,
     lane: "Redis",
     lean: false,
+    znodes: false,
 };
 
 /// A connection's transaction state.

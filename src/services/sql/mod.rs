@@ -25,6 +25,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     end_session: None,
     lane: "SQL",
     lean: false,
+    znodes: false,
 };
 
 /// An open explicit transaction.

@@ -32,6 +32,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     end_session: Some("act.expire"),
     lane: "ZK",
     lean: true,
+    znodes: true,
 };
 
 pub fn service(cfg: &ServiceConfig) -> Server {
