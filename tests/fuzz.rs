@@ -1,9 +1,10 @@
-//! A deterministic mutation fuzzer for the five parsers that read untrusted text: share-link
-//! queries, scenario JSON, compact scenario strings, imported runs and replay scripts. Each
-//! case mutates a valid input (byte flips, hostile tokens such as 18446744073709551615,
-//! deletions, duplications) and must come back as a value or a message — never a panic — with
-//! bounded memory. `FUZZ_CASES=20000 cargo test --release --test fuzz -- --nocapture` for a long
-//! run; CI runs a modest count. A failure prints the parser, the seed and the input.
+//! A deterministic mutation fuzzer for the six parsers that read untrusted text: share-link
+//! queries, scenario JSON, compact scenario strings, imported runs, replay scripts and a host
+//! page's messages to an embed. Each case mutates a valid input (byte flips, hostile tokens
+//! such as 18446744073709551615, deletions, duplications) and must come back as a value or a
+//! message — never a panic — with bounded memory. `FUZZ_CASES=20000 cargo test --release
+//! --test fuzz -- --nocapture` for a long run; CI runs a modest count. A failure prints the
+//! parser, the seed and the input.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -153,6 +154,23 @@ fn corpus(which: &str) -> Vec<String> {
             v
         }
         "scenario" => scs.iter().map(Scenario::to_json).collect(),
+        "host" => {
+            let mut v: Vec<String> = [
+                r#"{"type":"lockstep:seek","at":31}"#,
+                r#"{"type":"lockstep:step","by":-3}"#,
+                r#"{"type":"lockstep:step"}"#,
+                r#"{"type":"lockstep:play"}"#,
+                r#"{"type":"lockstep:pause","extra":[1,{"a":null}]}"#,
+                r#"{"type":"lockstep:load","query":"preset=queue&at=5&lang=zh"}"#,
+            ]
+            .map(String::from)
+            .to_vec();
+            v.extend(scs.iter().take(8).map(|s| {
+                serde_json::json!({"type": "lockstep:load", "query": format!("scenario={}", s.to_compact())})
+                    .to_string()
+            }));
+            v
+        }
         "compact" => scs.iter().map(Scenario::to_compact).collect(),
         "run" => scs
             .iter()
@@ -183,14 +201,43 @@ fn corpus(which: &str) -> Vec<String> {
     }
 }
 
-fn parsers() -> [(&'static str, Parser); 5] {
+fn parsers() -> [(&'static str, Parser); 6] {
     [
         ("url", |s| lockstep::view::url::parse(s).1.is_empty()),
         ("scenario", |s| Scenario::from_json(s).is_ok()),
         ("compact", |s| Scenario::from_compact(s).is_ok()),
         ("run", |s| Run::from_json(s).is_ok()),
         ("replay", |s| lockstep::replay::replay_text(s).is_ok()),
+        ("host", host_message),
     ]
+}
+
+/// A host page's message to an embed, as JSON standing in for the structured clone: its
+/// fields are read as `ui::embed` reads them off the object, then checked by `view::embed`;
+/// a `load` goes on to the link parser, as the page's does.
+fn host_message(s: &str) -> bool {
+    use lockstep::view::embed::{self, Fields, HostCommand};
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(s) else {
+        return false;
+    };
+    let text = |k: &str, max: usize| {
+        v.get(k)
+            .and_then(|x| x.as_str())
+            .filter(|x| x.encode_utf16().count() <= max)
+    };
+    let fields = Fields {
+        kind: text("type", embed::MAX_TYPE),
+        at: v.get("at").and_then(|x| x.as_f64()),
+        by: v.get("by").and_then(|x| x.as_f64()),
+        query: text("query", embed::MAX_QUERY),
+    };
+    match embed::parse(&fields, 10) {
+        Ok(HostCommand::Seek(n)) => n <= embed::furthest(10),
+        Ok(HostCommand::Step(by)) => by.abs() <= embed::MAX_BY,
+        Ok(HostCommand::Load(q)) => lockstep::view::url::parse(&q).1.is_empty(),
+        Ok(_) => true,
+        Err(_) => false,
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod browser;
 mod controls;
 mod course;
 mod dialogs;
+mod embed;
 // The full bundle's extra panels, compiled out of the lean first page (its budget).
 #[cfg(feature = "services")]
 mod compare;
@@ -50,6 +51,7 @@ fn Root() -> impl IntoView {
     let app = App::from_url();
     provide_context(app);
     controls::install_keyboard(app);
+    embed::install(app);
     autoplay(app);
     app.sync_url();
     if first_visit && !browser::reduced_motion() {

@@ -9,31 +9,36 @@ use super::tr;
 use crate::sim::moments::Kind;
 use crate::view::i18n::t;
 
-/// A key frame's caption (bold, when the frame is one) over what the step did.
-#[component]
-pub fn Caption() -> impl IntoView {
-    let app = expect_context::<App>();
-    let key = move || {
-        let lang = app.lang.get();
-        // Before the first step the headline says what this run is about.
-        if app.frame.with(|f| f.step == 0) {
-            let preset = app.preset.get();
-            if let Some(p) = crate::sim::presets::find(&preset) {
-                return p.title(lang).to_string();
-            }
-        }
+/// The caption's two parts: the key frame's caption (or, before the first step, the preset's
+/// title) and what the step did, unless the key caption already says it (a fault).
+pub(super) fn caption_parts(app: App) -> (String, Option<String>) {
+    let lang = app.lang.get();
+    let key = if let Some(title) = app
+        .frame
+        .with(|f| f.step == 0)
+        .then(|| crate::sim::presets::find(&app.preset.get()).map(|p| p.title(lang)))
+        .flatten()
+    {
+        title.to_string()
+    } else {
         app.moments_here()
             .iter()
             .map(|m| m.caption(lang))
             .collect::<Vec<_>>()
             .join(sentences(lang))
     };
-    // The step's own words, unless the key frame's caption already is them (a fault).
-    let narration = move || app.frame.with(|f| f.narration.clone()).to_string();
-    let now = move || {
-        let (k, n) = (key(), narration());
-        (!k.contains(&n)).then_some(n)
-    };
+    let now = app.frame.with(|f| f.narration.clone()).to_string();
+    let now = (!key.contains(&now)).then_some(now);
+    (key, now)
+}
+
+/// A key frame's caption (bold, when the frame is one) over what the step did.
+#[component]
+pub fn Caption() -> impl IntoView {
+    let app = expect_context::<App>();
+    let parts = Memo::new(move |_| caption_parts(app));
+    let key = move || parts.with(|p| p.0.clone());
+    let now = move || parts.with(|p| p.1.clone());
     view! {
         <div id="ls-caption" class="ls-caption" class:ls-caption--key=move || !key().is_empty() aria-live="polite">
             {move || { let k = key(); (!k.is_empty()).then(|| view! { <strong class="ls-caption__key">{k}</strong> }) }}

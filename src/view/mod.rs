@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod draw;
+pub mod embed;
 pub mod entries;
 pub mod frame;
 pub mod geometry;
