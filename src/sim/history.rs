@@ -10,6 +10,8 @@ use super::scenario::{Command, Scenario};
 use super::step::StepRecord;
 use super::world::{Action, World};
 
+mod ahead;
+
 pub const KEYFRAME_EVERY: u64 = 512;
 /// The snapshots kept weigh at most this much, a snapshot weighing its clients plus its
 /// messages in flight (a world's size grows with both): past it every other snapshot is dropped
@@ -137,6 +139,9 @@ pub struct Simulation {
     keyframe_every: u64,
     world: World,
     cursor: u64,
+    /// The world at the end of the history while the cursor is elsewhere (left there by
+    /// computing ahead, so the next stretch starts from it rather than from a snapshot).
+    frontier: Option<World>,
     finished_at: Option<u64>,
     limit: Option<Limit>,
 }
@@ -161,6 +166,7 @@ impl Simulation {
             keyframe_every: KEYFRAME_EVERY,
             world,
             cursor: 0,
+            frontier: None,
             finished_at: None,
             limit: None,
         }
@@ -231,6 +237,7 @@ impl Simulation {
         self.cursor = n;
         if n > self.len() {
             self.records.push(record);
+            self.frontier = None;
         }
         if n % self.keyframe_every == 0 && self.keyframes.last().is_some_and(|(k, _)| *k < n) {
             self.keyframes.push((n, self.world.clone()));
@@ -277,8 +284,22 @@ impl Simulation {
 
     /// Seeks to `n`, computing history up to it if it does not exist yet.
     pub fn seek_computing(&mut self, n: u64) {
+        self.seek_computing_with(n, |_, _| {});
+    }
+
+    /// [`seek_computing`](Self::seek_computing), calling `f` with the world after each new
+    /// step and its record (the app's tracker observes them as they are computed).
+    pub fn seek_computing_with(&mut self, n: u64, mut f: impl FnMut(&World, &StepRecord)) {
         self.seek(n.min(self.len()));
-        while self.cursor() < n && self.step() {}
+        while self.cursor() < n {
+            let new = self.cursor == self.len();
+            if !self.step() {
+                break;
+            }
+            if let Some(r) = self.records.last().filter(|_| new) {
+                f(&self.world, r);
+            }
+        }
     }
 
     pub fn back(&mut self) {
@@ -293,6 +314,7 @@ impl Simulation {
     pub fn inject_action(&mut self, action: Action) {
         let at = self.cursor + 1;
         self.records.truncate(self.cursor as usize);
+        self.frontier = None;
         let keep = self.keyframes.partition_point(|(k, _)| *k <= self.cursor);
         self.keyframes.truncate(keep.max(1));
         self.run.fork_at(at, action);
@@ -311,56 +333,6 @@ impl Simulation {
     /// The world before the first step.
     pub fn initial(&self) -> &World {
         &self.keyframes[0].1
-    }
-
-    /// Computes history ahead of the cursor (the cursor stays): up to `steps` more, stopping
-    /// early once the run is finished or has done nothing but heartbeats for `quiet` steps
-    /// while no client waits for the lock undecided (a waiting client's run goes on until the
-    /// stuck monitor's quiet limit has passed). Returns how many were added.
-    pub fn compute_ahead(&mut self, steps: u64, quiet: u64) -> u64 {
-        let (cursor, before) = (self.cursor, self.len());
-        self.seek(before);
-        // Only whether the trailing heartbeats reach `quiet` matters: counting them all made
-        // every press past the end of a wedged run slower than the one before.
-        let mut calm = self
-            .records
-            .iter()
-            .rev()
-            .take(quiet as usize)
-            .take_while(|r| r.heartbeat)
-            .count() as u64;
-        while self.len() < before + steps && (calm < quiet || self.undecided()) && self.step() {
-            calm = if self.records.last().is_some_and(|r| r.heartbeat) {
-                calm + 1
-            } else {
-                0
-            };
-        }
-        self.seek(cursor);
-        self.len() - before
-    }
-
-    /// Some client still waits for the lock and the stuck monitor has not yet said whether it
-    /// ever will get it.
-    fn undecided(&self) -> bool {
-        let w = self.world();
-        w.monitors.stuck.is_none()
-            && !w.timeless
-            && w.clients.iter().any(|c| {
-                c.proc == super::client::Proc::Running
-                    && c.app.state == super::app::AppState::Acquiring
-            })
-    }
-
-    /// Runs the recorded history again from its start, calling `f` with the world after each
-    /// step and that step's record (what key frames and the stage's row plan are computed from).
-    pub fn replay(&self, mut f: impl FnMut(&World, &StepRecord)) {
-        let mut s = Simulation::from_run(self.run.clone());
-        while s.len() < self.len() && s.step() {
-            if let Some(r) = s.records.last() {
-                f(&s.world, r);
-            }
-        }
     }
 
     /// Approximate memory held by snapshots (number of keyframes).

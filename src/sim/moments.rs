@@ -179,6 +179,7 @@ pub(super) fn is_fault(key: Key) -> bool {
 
 /// Finds the moments of these kinds in a run, in step order (the first of each kind; every
 /// fault).
+#[derive(Clone, Debug)]
 pub struct Finder {
     kinds: Vec<Kind>,
     found: Vec<Moment>,

@@ -8,6 +8,7 @@ mod controls;
 mod course;
 mod dialogs;
 mod embed;
+mod fill;
 // The full bundle's extra panels, compiled out of the lean first page (its budget).
 #[cfg(feature = "services")]
 mod compare;
@@ -52,6 +53,7 @@ fn Root() -> impl IntoView {
     provide_context(app);
     controls::install_keyboard(app);
     embed::install(app);
+    app.fill(app.fill_to.get_value());
     autoplay(app);
     app.sync_url();
     if first_visit && !browser::reduced_motion() {

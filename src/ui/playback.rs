@@ -4,21 +4,39 @@
 
 use leptos::prelude::*;
 
+use super::fill::at_once;
 use super::state::{App, AHEAD, QUIET, SKIP_LIMIT, SPEEDS};
-use crate::sim::moments;
 use crate::sim::Command;
-use crate::view::plan::Plan;
+use crate::view::tracker::Tracker;
 
 impl App {
     /// Re-plans rows and key frames after the history changed.
+    /// Only the steps that changed are looked at (see `view::tracker`).
     pub(super) fn replan(&self) {
         let kinds = self.kinds_now();
-        let (plan, found) = self
-            .sim
-            .with_untracked(|s| (Plan::new(s), moments::find(s, &kinds)));
+        let (plan, found) = self.sim.with_untracked(|s| {
+            self.tracker.update_value(|t| match t {
+                Some(t) if t.follows(s, &kinds) => t.update(s),
+                _ => *t = Some(Tracker::new(s, &kinds)),
+            });
+            self.tracker
+                .with_value(|t| t.as_ref().map(|t| (t.plan(s), t.moments())))
+                .unwrap_or_default()
+        });
         self.plan.set(plan);
         self.moments.set(found);
         self.requestion();
+    }
+
+    /// Computes up to `steps` more steps at the end of the history, the tracker observing
+    /// each as it is computed.
+    fn grow(&self, s: &mut crate::sim::Simulation, steps: u64) -> u64 {
+        self.tracker
+            .try_update_value(|t| match t {
+                Some(t) => s.compute_ahead_with(steps, QUIET, |w, r| t.observe(w, r)),
+                None => s.compute_ahead(steps, QUIET),
+            })
+            .unwrap_or(0)
     }
 
     /// How long a transition over `ticks` of simulated time takes at the chosen speed.
@@ -30,6 +48,7 @@ impl App {
     /// One step forward — past heartbeats unless they are shown — animated over the simulated
     /// time it covers. False at the end.
     pub fn step(&self) -> bool {
+        self.interrupt();
         if self.waiting_for_answer() {
             self.playing.set(false);
             self.nudge.update(|n| *n += 1);
@@ -56,9 +75,18 @@ impl App {
             .sim
             .try_update(|s| {
                 before = s.world().now;
-                for _ in 0..SKIP_LIMIT {
+                // Past heartbeats, but computing at most one stretch in one press (a big run's
+                // quiet stretch would freeze the page): then it stops on a heartbeat.
+                let mut computed = 0;
+                let once = at_once(s.scenario().clients);
+                for i in 0..SKIP_LIMIT {
                     if s.cursor() == s.len() {
-                        grew |= s.compute_ahead(500, QUIET) > 0;
+                        if computed >= once && i > 0 {
+                            return true;
+                        }
+                        let n = self.grow(s, once);
+                        computed += n;
+                        grew |= n > 0;
                     }
                     if !s.step() {
                         return false;
@@ -75,6 +103,14 @@ impl App {
             .set_value(self.pace(after.saturating_sub(before)));
         if grew {
             self.replan();
+        }
+        // Keep computing ahead of the reader in the background.
+        if grew
+            || self
+                .sim
+                .with_untracked(|s| s.len() < s.cursor() + AHEAD / 2)
+        {
+            self.fill(None);
         }
         if !moved {
             self.playing.set(false);
@@ -95,6 +131,7 @@ impl App {
 
     /// One step back (past heartbeats unless they are shown).
     pub fn back(&self) {
+        self.interrupt();
         if self.cmp.with_untracked(|c| c.is_some()) {
             return self.compare_back();
         }
@@ -112,9 +149,16 @@ impl App {
     }
 
     /// Jumps to step `n` (no animation).
+    /// Jumps to step `n` (no animation); past the computed history, the rest is computed in
+    /// slices and the stage follows when it is there.
     pub fn seek(&self, n: u64) {
         self.anim_ms.set_value(0.0);
-        self.sim.update(|s| s.seek_computing(n));
+        self.interrupt();
+        let len = self.sim.with_untracked(|s| s.len());
+        self.sim.update(|s| s.seek(n.min(len)));
+        if n > len {
+            return self.fill(Some(n));
+        }
         self.sync_url();
     }
 
@@ -128,12 +172,24 @@ impl App {
     /// ahead again.
     pub fn inject(&self, c: Command) {
         self.anim_ms.set_value(self.pace(1));
+        self.interrupt();
         self.sim.update(|s| {
             s.inject(c);
-            s.compute_ahead(AHEAD, QUIET);
+            // The tracker goes back before the fork first, then observes the new stretch.
+            let once = at_once(s.scenario().clients);
+            self.tracker.update_value(|t| match t {
+                Some(t) => {
+                    t.update(s);
+                    s.compute_ahead_with(once, QUIET, |w, r| t.observe(w, r));
+                }
+                None => {
+                    s.compute_ahead(once, QUIET);
+                }
+            });
         });
         self.replan();
         self.sync_url();
+        self.fill(None);
     }
 
     pub fn toggle_play(&self) {

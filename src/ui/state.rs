@@ -14,6 +14,7 @@ use crate::sim::{Lang, Run, Scenario, Simulation};
 use crate::view::compare::Compare;
 use crate::view::learn::{self, progress::Progress, questions::Question};
 use crate::view::plan::Plan;
+use crate::view::tracker::Tracker;
 use crate::view::url::{self, UrlState};
 use crate::view::{build, Frame};
 
@@ -94,6 +95,13 @@ pub struct App {
     pub hunt_generation: StoredValue<u64>,
     /// Counts the times Step was refused for an unanswered question (the box shakes).
     pub nudge: RwSignal<u32>,
+    /// The plan and key frames, kept up to date with the history step by step.
+    pub tracker: StoredValue<Option<Tracker>>,
+    /// History computed in slices (fill.rs): the step to reach, the current filling, and
+    /// what it has done (the progress line).
+    pub fill_to: StoredValue<Option<u64>>,
+    pub fill_generation: StoredValue<u64>,
+    pub computing: RwSignal<Option<super::fill::Progress>>,
 }
 
 /// The key-frame kinds for a run: its preset's, or the default set.
@@ -113,11 +121,17 @@ impl App {
             browser::browser_language().as_deref(),
         );
         let mut sim = Simulation::from_run(st.run.clone());
-        sim.seek_computing(st.at);
-        sim.compute_ahead(AHEAD, QUIET);
-        let plan = RwSignal::new(Plan::new(&sim));
         let chapter = st.learn.as_deref().and_then(learn::find);
-        let found = moments::find(&sim, &kinds_for(chapter.map(|(_, c)| c), &st.preset));
+        // The tracker observes the steps as they are computed (no second pass over them).
+        let mut tracker = Tracker::new(&sim, &kinds_for(chapter.map(|(_, c)| c), &st.preset));
+        // At most a small amount of work before the page shows; the rest is sliced (fill.rs).
+        let now = super::fill::at_once(sim.scenario().clients);
+        sim.seek_computing_with(st.at.min(now), |w, r| tracker.observe(w, r));
+        sim.compute_ahead_with(now, QUIET, |w, r| tracker.observe(w, r));
+        tracker.update(&sim);
+        let fill_to = (sim.cursor() < st.at).then_some(st.at);
+        let plan = RwSignal::new(tracker.plan(&sim));
+        let found = tracker.moments();
         let qs = chapter.map_or_else(Vec::new, |(_, c)| {
             learn::questions::questions(c, &sim, &found)
         });
@@ -164,6 +178,10 @@ impl App {
             explorer: StoredValue::new(None),
             hunt_generation: StoredValue::new(0),
             nudge: RwSignal::new(0),
+            tracker: StoredValue::new(Some(tracker)),
+            fill_to: StoredValue::new(fill_to),
+            fill_generation: StoredValue::new(0),
+            computing: RwSignal::new(None),
         }
     }
 
@@ -223,12 +241,13 @@ impl App {
         self.playing.set(false);
         self.draft.set(sim.scenario().clone());
         let mut sim = sim;
-        sim.compute_ahead(AHEAD, QUIET);
+        sim.compute_ahead(super::fill::at_once(sim.scenario().clients), QUIET);
         self.anim_ms.set_value(0.0);
         self.sim.set(sim);
         self.replan();
         self.pop.set(None);
         self.sync_url();
+        self.fill(None);
     }
 
     /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for

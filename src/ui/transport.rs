@@ -43,7 +43,30 @@ pub fn Caption() -> impl IntoView {
         <div id="ls-caption" class="ls-caption" class:ls-caption--key=move || !key().is_empty() aria-live="polite">
             {move || { let k = key(); (!k.is_empty()).then(|| view! { <strong class="ls-caption__key">{k}</strong> }) }}
             {move || now().map(|n| view! { <span class="ls-caption__now">{n}</span> })}
+            <Computing/>
         </div>
+    }
+}
+
+/// While history is computed in slices: what for, and how far (a bar and the numbers).
+#[component]
+fn Computing() -> impl IntoView {
+    let app = expect_context::<App>();
+    move || {
+        app.computing.get().map(|p| {
+            let lang = app.lang.get();
+            let text = if p.seeking {
+                format!("{} {} · {}", t("ui.computing_to", lang), p.goal, p.done)
+            } else {
+                t("ui.computing_ahead", lang).to_string()
+            };
+            view! {
+                <span id="ls-computing" class="ls-computing" role="status">
+                    <progress max=p.goal.to_string() value=p.done.to_string()></progress>
+                    {text}
+                </span>
+            }
+        })
     }
 }
 

@@ -19,6 +19,7 @@ pub mod scene;
 pub mod servers;
 pub mod stage;
 pub mod svg;
+pub mod tracker;
 pub mod tween;
 pub mod url;
 

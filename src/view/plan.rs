@@ -8,8 +8,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::services::{on_server, server_of_id, Lifetime, Role, ServerId};
-use crate::sim::{Simulation, World};
+use super::tracker::Lives;
+use crate::services::{on_server, server_of_id, Lifetime, ServerId};
+use crate::sim::Simulation;
 
 /// How many steps a deleted entry's ghost stays.
 pub const GHOST_STEPS: u64 = 6;
@@ -33,6 +34,21 @@ pub struct Life {
 }
 
 impl Life {
+    pub(super) fn new(id: String, name: String, depth: usize, lifetime: Lifetime) -> Life {
+        Life {
+            id,
+            name,
+            depth,
+            lifetime,
+            born: 0,
+            died: None,
+            phantom: false,
+            until: None,
+            group: 0,
+            slot: 0,
+        }
+    }
+
     fn shown_at(&self, step: u64) -> bool {
         self.born <= step && self.until.is_none_or(|u| step < u)
     }
@@ -73,103 +89,22 @@ fn parent(id: &str) -> String {
     }
 }
 
-/// The owned entries the primary has and its replica lacks (a write that has not arrived, or
-/// never will): (the id its copy would have on the replica, name, depth).
-fn missing_copies(w: &World) -> Vec<(String, String, usize)> {
-    let servers = w.service.servers();
-    let role = |s: ServerId| servers.iter().find(|i| i.id == s).map(|i| i.role);
-    let Some(replica) = servers
-        .iter()
-        .find(|s| s.role == Role::Replica)
-        .map(|s| s.id)
-    else {
-        return Vec::new();
-    };
-    let entries = w.service.entries(w.now);
-    let copied = |name: &str| {
-        entries
-            .iter()
-            .any(|e| e.server() == replica && e.name() == name)
-    };
-    entries
-        .iter()
-        .filter(|e| e.owner().is_some() && role(e.server()) == Some(Role::Primary))
-        .filter(|e| !copied(&e.name()))
-        .map(|e| {
-            (
-                on_server(replica, server_of_id(&e.id()).1),
-                e.name(),
-                e.depth(),
-            )
-        })
-        .collect()
-}
-
 /// Whether a group holds another server's copies (headed by that server's name).
 pub fn on_other_server(parent: &str) -> bool {
     server_of_id(parent).0 > 0
 }
 
 impl Plan {
-    /// Plans the rows for everything the simulation has computed.
+    /// Plans the rows for everything the simulation has computed (from its start; the app
+    /// keeps a [`Tracker`](super::tracker::Tracker) that observes only what is new).
     pub fn new(sim: &Simulation) -> Plan {
-        let mut lives: Vec<Life> = Vec::new();
-        let mut open: BTreeMap<(String, bool), usize> = BTreeMap::new();
-        let mut servers: BTreeSet<ServerId> = BTreeSet::new();
-        let mut look = |w: &World, step: u64| {
-            servers.extend(w.service.servers().iter().map(|s| s.id));
-            let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = w
-                .service
-                .entries(w.now)
-                .into_iter()
-                .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime())))
-                .collect();
-            for (id, name, depth) in missing_copies(w) {
-                now.entry((id, true))
-                    .or_insert((name, depth, Lifetime::Persistent));
-            }
-            for x in w.service.watches().into_iter().filter(|x| x.on_missing) {
-                let depth = x.path.matches('/').count();
-                let name = x.path.rsplit('/').next().unwrap_or(&x.path).to_string();
-                now.entry((x.path, true))
-                    .or_insert((name, depth, Lifetime::Persistent));
-            }
-            open.retain(|k, i| {
-                let alive = now.contains_key(k);
-                if !alive {
-                    lives[*i].died = Some(step);
-                }
-                alive
-            });
-            for (k, (name, depth, lifetime)) in now {
-                if !open.contains_key(&k) {
-                    open.insert(k.clone(), lives.len());
-                    lives.push(Life {
-                        id: k.0,
-                        name,
-                        depth,
-                        lifetime,
-                        born: step,
-                        died: None,
-                        phantom: k.1,
-                        until: None,
-                        group: 0,
-                        slot: 0,
-                    });
-                }
-            }
-        };
-        look(sim.initial(), 0);
-        sim.replay(|w, r| {
-            if !r.heartbeat || !r.created.is_empty() || !r.deleted.is_empty() {
-                look(w, r.index)
-            }
-        });
-        Plan::assign(lives, servers, sim.len())
+        let mut lives = Lives::new(sim.initial());
+        sim.replay(|w, r| lives.observe(w, r));
+        lives.plan(sim.len())
     }
 
     /// Groups, then rows within each group (see the module's rules).
-    fn assign(mut lives: Vec<Life>, servers: BTreeSet<ServerId>, steps: u64) -> Plan {
+    pub(super) fn assign(mut lives: Vec<Life>, servers: BTreeSet<ServerId>, steps: u64) -> Plan {
         // A ghost (or a missing node's row) gives way when the same id comes back.
         for i in 0..lives.len() {
             let tail = if lives[i].phantom { 0 } else { GHOST_STEPS };

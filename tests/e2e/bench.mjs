@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serveDist, launch, DIST } from './harness.mjs';
+import { serveDist, launch, clientAct, DIST } from './harness.mjs';
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 
@@ -92,6 +92,31 @@ function sizes(page) {
   return { raw, gz, files };
 }
 
+/** The longest main-thread tasks (PerformanceObserver 'longtask') while a big link opens and
+ * is computed up to its step, 20 steps, a client crash and what follows it. */
+async function mainThread(browser, url) {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-started'), null, { timeout: 120000 });
+  const shown = Date.now() - t0;
+  await page.waitForTimeout(300);
+  await page.waitForFunction(() => !document.querySelector('#ls-computing'), null, { timeout: 300000, polling: 200 });
+  const reached = Date.now() - t0;
+  for (let i = 0; i < 20; i++) { await page.locator('#ls-step').click(); await page.waitForTimeout(30); }
+  await clientAct(page, 0, 'crash');
+  await page.waitForTimeout(4000);
+  const long = await page.evaluate(() => window.__long);
+  await page.close();
+  return { shown, reached, long };
+}
+
 const srv = await serveDist();
 const browser = await launch();
 const loads = [];
@@ -117,6 +142,12 @@ const redlock = Buffer.from(JSON.stringify({ recipe: 'redlock', clients: 20, rou
 {
   const t = await stepTimes(browser, `${srv.url}full.html?scenario=${redlock}`, 200);
   console.log(`step, node-redlock on 5 Redis masters (full bundle), 20 clients: apply+layout median ${pct(t.apply, 0.5).toFixed(2)} ms, p95 ${pct(t.apply, 0.95).toFixed(2)} ms (200 steps)`);
+}
+{
+  const q = 'full.html?preset=gc-pause-fenced&clients=200&at=10000';
+  const m = await mainThread(browser, `${srv.url}${q}`);
+  const over = m.long.filter((x) => x > 500).length;
+  console.log(`main thread, ${q}: stage shown at ${m.shown} ms, step 10000 reached at ${m.reached} ms (computed in slices, progress shown); longest task ${Math.max(0, ...m.long)} ms, ${m.long.length} tasks over 50 ms, ${over} over 500 ms (load, 20 steps, a crash)`);
 }
 const play = await autoplayFps(browser, `${srv.url}?preset=queue&clients=20`);
 console.log(`autoplay, 20 clients at ×1: ${play.fps.toFixed(1)} frames/s (aim ≥ 55), ${play.long} frames over 25 ms, messages on stage in ${Math.round(play.moving * 100)}% of frames, ${play.stepsPerSecond.toFixed(1)} steps/s`);
