@@ -19,8 +19,7 @@ fn open_matrix(app: App) {
     if !FULL {
         return app.open_full(false);
     }
-    app.matrix.set(Some(crate::sim::matrix::matrix()));
-    app.sync_url();
+    app.open_matrix();
 }
 
 #[component]

@@ -21,6 +21,8 @@ const CHUNK: u64 = 8;
 /// for, or ahead; steps done; steps to do).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
+    /// Work that cannot be sliced, named by its label's key (shown before it starts).
+    pub busy: Option<&'static str>,
     pub seeking: bool,
     pub done: u64,
     pub goal: u64,
@@ -42,6 +44,27 @@ impl App {
             move || slice(app, mine, started, false),
             std::time::Duration::from_millis(0),
         );
+    }
+
+    /// Runs work that cannot be sliced (the matrix's probe runs, compare mode's columns) once
+    /// the page has painted a line saying what it computes.
+    pub fn busy(&self, key: &'static str, work: impl FnOnce(App) + 'static) {
+        self.computing.set(Some(Progress {
+            busy: Some(key),
+            seeking: false,
+            done: 0,
+            goal: 0,
+        }));
+        let app = *self;
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    work(app);
+                    app.computing.set(None);
+                },
+                std::time::Duration::from_millis(0),
+            )
+        });
     }
 
     /// Stops reaching for a step (the reader moved on); computing ahead goes on.
@@ -110,6 +133,7 @@ fn work(
         let before = s.cursor();
         s.seek_computing_with((before + CHUNK).min(to), f);
         return (s.cursor() > before).then_some(Progress {
+            busy: None,
             seeking: true,
             done: s.cursor(),
             goal: to,
@@ -121,6 +145,7 @@ fn work(
     }
     let chunk = (4000 / u64::from(s.scenario().clients.max(1))).clamp(CHUNK, 500);
     (s.compute_ahead_with(chunk, QUIET, f) > 0).then_some(Progress {
+        busy: None,
         seeking: false,
         done: s.len(),
         goal,

@@ -168,7 +168,10 @@ impl App {
     /// The requirements matrix (the lean bundle opens it in the full one).
     pub fn open_matrix(&self) {
         if FULL {
-            self.matrix.set(Some(crate::sim::matrix::matrix()));
+            self.busy("ui.computing_matrix", |app| {
+                app.matrix.set(Some(crate::sim::matrix::matrix()));
+                app.sync_url();
+            });
         } else {
             self.open_full(false);
         }

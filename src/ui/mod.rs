@@ -54,6 +54,12 @@ fn Root() -> impl IntoView {
     controls::install_keyboard(app);
     embed::install(app);
     app.fill(app.fill_to.get_value());
+    let (matrix, compare) = app.opening.get_value();
+    if matrix {
+        app.open_matrix();
+    } else if !compare.is_empty() {
+        app.compare(Some(compare));
+    }
     autoplay(app);
     app.sync_url();
     if first_visit && !browser::reduced_motion() {

@@ -102,6 +102,8 @@ pub struct App {
     pub fill_to: StoredValue<Option<u64>>,
     pub fill_generation: StoredValue<u64>,
     pub computing: RwSignal<Option<super::fill::Progress>>,
+    /// What the link asks to open once the page shows: the matrix, compare mode's columns.
+    pub opening: StoredValue<(bool, Vec<RecipeKind>)>,
 }
 
 /// The key-frame kinds for a run: its preset's, or the default set.
@@ -137,8 +139,6 @@ impl App {
         });
         let moments = RwSignal::new(found);
         let draft = RwSignal::new(sim.scenario().clone());
-        let cmp =
-            (FULL && !st.compare.is_empty()).then(|| Compare::new(sim.scenario(), &st.compare));
         let sim = RwSignal::new(sim);
         let lang_sig = RwSignal::new(lang);
         let frame = Memo::new(move |_| plan.with(|p| sim.with(|s| build(s, p, lang_sig.get()))));
@@ -167,8 +167,10 @@ impl App {
             help: RwSignal::new(false),
             dialog: RwSignal::new(None),
             draft,
-            cmp: RwSignal::new(cmp),
-            matrix: RwSignal::new((FULL && st.matrix).then(crate::sim::matrix::matrix)),
+            // Compare mode and the matrix open once the page shows (heavy; see `busy`).
+            cmp: RwSignal::new(None),
+            matrix: RwSignal::new(None),
+            opening: StoredValue::new((FULL && st.matrix, st.compare)),
             pause_ticks: RwSignal::new(40),
             sync_pending: StoredValue::new(false),
             learn: RwSignal::new(chapter.map(|(i, _)| i)),
@@ -353,13 +355,15 @@ impl App {
             return self.open_full(true);
         }
         self.playing.set(false);
-        let base = self.sim.with_untracked(|s| s.scenario().clone());
-        self.cmp.set(
-            recipes
-                .filter(|r| !r.is_empty())
-                .map(|r| Compare::new(&base, &r)),
-        );
-        self.sync_url();
+        let Some(recipes) = recipes.filter(|r| !r.is_empty()) else {
+            self.cmp.set(None);
+            return self.sync_url();
+        };
+        self.busy("ui.computing_compare", move |app| {
+            let base = app.sim.with_untracked(|s| s.scenario().clone());
+            app.cmp.set(Some(Compare::new(&base, &recipes)));
+            app.sync_url();
+        });
     }
 
     pub fn compare_back(&self) {

@@ -55,6 +55,14 @@ fn Computing() -> impl IntoView {
     move || {
         app.computing.get().map(|p| {
             let lang = app.lang.get();
+            if let Some(key) = p.busy {
+                return view! {
+                    <span id="ls-computing" class="ls-computing" role="status">
+                        <progress></progress>{t(key, lang)}
+                    </span>
+                }
+                .into_any();
+            }
             let text = if p.seeking {
                 format!("{} {} · {}", t("ui.computing_to", lang), p.goal, p.done)
             } else {
@@ -66,6 +74,7 @@ fn Computing() -> impl IntoView {
                     {text}
                 </span>
             }
+            .into_any()
         })
     }
 }

@@ -11,6 +11,7 @@ use crate::sim::{Command, Lang, Scenario, Simulation};
 
 use super::frame::{build, Frame};
 use super::plan::Plan;
+use super::tracker::Tracker;
 
 pub use super::url::MAX_COLUMNS;
 
@@ -18,9 +19,10 @@ pub struct Compare {
     pub sims: Vec<Simulation>,
     /// The shared logical clock.
     pub time: Tick,
-    /// Each column's row plan, made once its history is computed ahead (a plan replays the
-    /// whole history: made per frame, stepping grew quadratically).
+    /// Each column's row plan, made once its history is computed ahead, from a tracker that
+    /// observes each step as it is computed (no replay of the whole history).
     plans: Vec<Plan>,
+    trackers: Vec<Tracker>,
     /// Columns whose history has nothing more to compute.
     done: Vec<bool>,
 }
@@ -30,6 +32,12 @@ pub struct Compare {
 const AHEAD: u64 = 2000;
 const QUIET: u64 = 200;
 const MARGIN: u64 = 50;
+
+/// Steps a column computes at once: fewer with more clients (a step's cost grows with them),
+/// so a step of compare mode never freezes the page.
+fn stretch(s: &Simulation) -> u64 {
+    (30_000 / u64::from(s.scenario().clients.max(1))).clamp(MARGIN * 2, AHEAD)
+}
 /// At most this many heartbeat-only moments are skipped by one step.
 const SKIP_LIMIT: usize = 10_000;
 
@@ -80,15 +88,17 @@ impl Compare {
             .iter()
             .map(|r| Simulation::new(column_scenario(&base, *r)))
             .collect();
-        for s in &mut sims {
-            s.compute_ahead(AHEAD, QUIET);
+        let mut trackers: Vec<Tracker> = sims.iter().map(|s| Tracker::new(s, &[])).collect();
+        for (s, t) in sims.iter_mut().zip(&mut trackers) {
+            s.compute_ahead_with(stretch(s), QUIET, |w, r| t.observe(w, r));
         }
-        let plans = sims.iter().map(Plan::new).collect();
+        let plans = sims.iter().zip(&trackers).map(|(s, t)| t.plan(s)).collect();
         let done = vec![false; sims.len()];
         Compare {
             sims,
             time: 0,
             plans,
+            trackers,
             done,
         }
     }
@@ -99,10 +109,9 @@ impl Compare {
             if self.done[i] || s.cursor() + MARGIN < s.len() {
                 continue;
             }
-            // Stretches as long as the history so far: planning (a replay of it all) then costs
-            // a constant share of the stepping, not a growing one.
-            if s.compute_ahead(AHEAD.max(s.len()), QUIET) > 0 {
-                self.plans[i] = Plan::new(s);
+            let t = &mut self.trackers[i];
+            if s.compute_ahead_with(stretch(s), QUIET, |w, r| t.observe(w, r)) > 0 {
+                self.plans[i] = t.plan(s);
             } else {
                 self.done[i] = true;
             }
@@ -183,8 +192,10 @@ impl Compare {
     pub fn inject(&mut self, c: &Command) {
         for (i, s) in self.sims.iter_mut().enumerate() {
             s.inject(c.clone());
-            s.compute_ahead(AHEAD, QUIET);
-            self.plans[i] = Plan::new(s);
+            let t = &mut self.trackers[i];
+            t.update(s);
+            s.compute_ahead_with(stretch(s), QUIET, |w, r| t.observe(w, r));
+            self.plans[i] = t.plan(s);
             self.done[i] = false;
         }
     }

@@ -171,6 +171,8 @@ const LABELS: &[(&str, &str, &str)] = &[
 /// Labels only the full bundle shows (compare mode, the requirements matrix).
 #[cfg(feature = "services")]
 const SVC_LABELS: &[(&str, &str, &str)] = &[
+    ("ui.computing_matrix", "Computing the requirements matrix (a probe run per cell)…", "正在计算需求矩阵（每个单元格一次探测运行）…"),
+    ("ui.computing_compare", "Computing the compared runs…", "正在计算对比的各个运行…"),
     ("ui.compare_hint", "The same scenario — clients, timings, faults, seed — against each recipe, in lockstep by time. Faults below hit every column at once.", "同一个场景（客户端、时序、故障、随机种子）分别用每种锁方案运行，按时间同步前进。下面的故障会同时作用于每一列。"),
     ("ui.column", "Column", "列"),
     ("ui.none", "(none)", "（无）"),

@@ -106,13 +106,24 @@ impl Plan {
     /// Groups, then rows within each group (see the module's rules).
     pub(super) fn assign(mut lives: Vec<Life>, servers: BTreeSet<ServerId>, steps: u64) -> Plan {
         // A ghost (or a missing node's row) gives way when the same id comes back.
-        for i in 0..lives.len() {
+        // Lives are in birth order, so the first later life with the same id born after this
+        // one died is the earliest.
+        let mut same: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, l) in lives.iter().enumerate() {
+            same.entry(l.id.as_str()).or_default().push(i);
+        }
+        let backs: Vec<Option<u64>> = (0..lives.len())
+            .map(|i| {
+                let later = &same[lives[i].id.as_str()];
+                let after = later.partition_point(|j| *j <= i);
+                later[after..]
+                    .iter()
+                    .map(|j| lives[*j].born)
+                    .find(|b| Some(*b) >= lives[i].died)
+            })
+            .collect();
+        for (i, back) in backs.into_iter().enumerate() {
             let tail = if lives[i].phantom { 0 } else { GHOST_STEPS };
-            let back = lives[i + 1..]
-                .iter()
-                .filter(|l| l.id == lives[i].id && Some(l.born) >= lives[i].died)
-                .map(|l| l.born)
-                .min();
             lives[i].until = lives[i]
                 .died
                 .map(|d| back.map_or(d + tail, |b| b.min(d + tail)));
@@ -244,15 +255,15 @@ fn size_groups(lives: &mut [Life], groups: &mut [Group]) {
 /// is free, else the next one down — and returns how many rows the group needs.
 fn place(lives: &mut [Life], mine: &[usize]) -> usize {
     let end = |l: &Life| l.until.unwrap_or(u64::MAX);
-    // The most rows ever in use at once.
+    // The most rows ever in use at once: at each birth, the lives born by then less those
+    // ended by then (a sweep; `mine` is sorted by birth).
+    let mut ends: Vec<u64> = mine.iter().map(|i| end(&lives[*i])).collect();
+    ends.sort_unstable();
     let mut cap = 0;
-    for &i in mine {
+    for (k, &i) in mine.iter().enumerate() {
         let at = lives[i].born;
-        let busy = mine
-            .iter()
-            .filter(|j| lives[**j].born <= at && at < end(&lives[**j]))
-            .count();
-        cap = cap.max(busy);
+        let born = k + 1 + mine[k + 1..].partition_point(|j| lives[*j].born <= at);
+        cap = cap.max(born - ends.partition_point(|e| *e <= at));
     }
     let mut used: Vec<(usize, u64)> = Vec::new();
     let mut last: BTreeMap<String, usize> = BTreeMap::new();
