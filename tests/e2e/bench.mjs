@@ -149,6 +149,11 @@ const redlock = Buffer.from(JSON.stringify({ recipe: 'redlock', clients: 20, rou
   const over = m.long.filter((x) => x > 500).length;
   console.log(`main thread, ${q}: stage shown at ${m.shown} ms, step 10000 reached at ${m.reached} ms (computed in slices, progress shown); longest task ${Math.max(0, ...m.long)} ms, ${m.long.length} tasks over 50 ms, ${over} over 500 ms (load, 20 steps, a crash)`);
 }
+{
+  // Past the end of a wedged run every press computes heartbeats; press 20 once took 100x press 1.
+  const t = await stepTimes(browser, `${srv.url}?preset=lost-wakeup&at=192`, 20);
+  console.log(`step past the end of a wedged run (lost-wakeup, at=192): press 1 ${t.apply[0].toFixed(1)} ms, press 20 ${t.apply[19].toFixed(1)} ms, slowest ${Math.max(...t.apply).toFixed(1)} ms`);
+}
 const play = await autoplayFps(browser, `${srv.url}?preset=queue&clients=20`);
 console.log(`autoplay, 20 clients at ×1: ${play.fps.toFixed(1)} frames/s (aim ≥ 55), ${play.long} frames over 25 ms, messages on stage in ${Math.round(play.moving * 100)}% of frames, ${play.stepsPerSecond.toFixed(1)} steps/s`);
 for (const [label, page, target] of [['lean first bundle (index.html)', 'index.html', 300_000], ['full bundle (full.html)', 'full.html', null]]) {
