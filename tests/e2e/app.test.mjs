@@ -259,6 +259,20 @@ test('usable at 360 px wide', () => withPage('narrow', 'preset=queue', async (pa
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px`);
   assert.equal(await cards(page), 6);
+  // The first screen holds the top bar, the stage, its caption and the transport.
+  const box = (sel) => page.locator(sel).evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
+  assert.ok((await box('.ls-top')).bottom <= 60, `top bar ${(await box('.ls-top')).bottom}px tall`);
+  for (const sel of ['#ls-stage', '#ls-caption', '#ls-step', '#ls-play']) {
+    assert.ok((await box(sel)).bottom <= 740, `${sel} below the fold`);
+  }
+  // The More menu opens over the page (the scrolling top bar does not clip it).
+  await page.locator('#ls-more').click();
+  const item = await box('#ls-export-svg');
+  assert.ok(item.top >= 0 && item.bottom <= 740, JSON.stringify(item));
+  assert.equal(await page.locator('#ls-export-svg').evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e;
+  }), true, 'the menu item is on top, not clipped');
 }));
 
 test('an embed caption with two key frames on one step is read whole, from its first word', () => withPage('caption-fit', 'preset=holder-crash&at=40&embed=1&lang=zh', async (page) => {
