@@ -190,6 +190,8 @@ impl App {
     /// The URL state for the current frame.
     pub fn url_state(&self) -> UrlState {
         let (run, at) = self.sim.with_untracked(|s| (s.run().clone(), s.cursor()));
+        // While a step is being computed (fill.rs), a link names that step, not the way there.
+        let at = self.fill_to.get_value().unwrap_or(at);
         let lang = self
             .lang_from_url
             .get_untracked()

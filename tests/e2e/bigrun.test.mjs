@@ -18,6 +18,8 @@ test('a big link opens at once, shows its progress, stays responsive and reaches
     const progress = page.locator('#ls-computing');
     await progress.waitFor({ timeout: 10000 });
     assert.match(await progress.innerText(), /3000/, 'it says which step it computes toward');
+    await page.waitForTimeout(400);
+    assert.match(page.url(), /[?&]at=3000(&|$)/, 'the address keeps the step while it is computed');
     // The page answers while it computes: the log opens before the computing is done.
     await page.locator('#ls-tab-log').click();
     await page.locator('#ls-drawer').waitFor({ timeout: 2000 });

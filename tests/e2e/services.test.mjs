@@ -73,6 +73,8 @@ test('compare mode steps ZooKeeper, Redis, etcd and SQL in lockstep and shows wh
   for (const t of stageTimes) assert.equal(t, shared, `a column's stage shows t=${t}, the shared clock ${shared}`);
   assert.match(page.url(), /compare=curator%2Credis_lease%2Cetcd_mutex%2Csql_row_lock/);
   await page.selectOption('[data-column="3"]', '');
+  // The columns are computed after a painted "computing…" line (App::busy).
+  await page.waitForFunction(() => document.querySelectorAll('.ls-compare__col').length === 3, null, { timeout: 10000 });
   assert.equal(await cols.count(), 3);
 }));
 
