@@ -245,7 +245,11 @@ impl App {
         self.playing.set(false);
         self.draft.set(sim.scenario().clone());
         let mut sim = sim;
-        sim.compute_ahead(super::fill::at_once(sim.scenario().clients), QUIET);
+        // The tracker observes the first stretch as it is computed (replan then replays nothing).
+        let mut tracker = Tracker::new(&sim, &self.kinds_now());
+        let once = super::fill::at_once(sim.scenario().clients);
+        sim.compute_ahead_with(once, QUIET, |w, r| tracker.observe(w, r));
+        self.tracker.set_value(Some(tracker));
         self.anim_ms.set_value(0.0);
         self.sim.set(sim);
         self.replan();

@@ -64,7 +64,7 @@ fn Computing() -> impl IntoView {
                 .into_any();
             }
             let text = if p.seeking {
-                format!("{} {} · {}", t("ui.computing_to", lang), p.goal, p.done)
+                format!("{}: {} / {}", t("ui.computing_to", lang), p.done, p.goal)
             } else {
                 t("ui.computing_ahead", lang).to_string()
             };

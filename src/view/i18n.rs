@@ -88,7 +88,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.lang", "中文", "English"),
     ("ui.hide_pings", "Hide pings in the log", "日志中隐藏心跳"),
     ("ui.step_of", "step", "第"),
-    ("ui.computing_to", "Computing the run up to step", "正在计算，直到第"),
+    ("ui.computing_to", "Computing the run up to the step asked for", "正在计算到所要求的那一步"),
     ("ui.computing_ahead", "Computing ahead", "正在向后计算"),
     ("ui.time", "time", "时间"),
     ("ui.error", "Could not use that input", "无法使用该输入"),
