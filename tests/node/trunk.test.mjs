@@ -34,3 +34,10 @@ test("Trunk builds and cleans its own folder under target/, not scripts/build.sh
   }
   assert.equal(conf.get('dist'), conf.get('build.dist'), '`trunk clean` removes what Trunk built');
 });
+
+test('trunk serve sends Access-Control-Allow-Origin, so a sandboxed embed can load its module', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'Trunk.toml'), 'utf8');
+  const serve = text.slice(text.indexOf('[serve]'));
+  assert.match(serve, /^headers\s*=\s*\{\s*"Access-Control-Allow-Origin"\s*=\s*"\*"\s*\}/m,
+    'Trunk.toml [serve] headers: a sandbox="allow-scripts" frame has an opaque origin and fetches its module with CORS');
+});
