@@ -1,5 +1,5 @@
 //! Writes the stage of a preset at given steps as SVG files, to look at a stage change without
-//! a browser build: `cargo run --example shots -- PRESET WxH STEP... [--zh]`, then
+//! a browser build: `cargo run --example shots -- PRESET WxH STEP|keys... [--zh]`, then
 //! `node tests/e2e/svgshots.mjs OUT_DIR target/shots/*.svg` renders them to PNG.
 
 use lockstep::sim::{presets, Lang, Simulation};
@@ -25,7 +25,19 @@ fn main() {
     sim.compute_ahead(2000, 400);
     let plan = Plan::new(&sim);
     std::fs::create_dir_all("target/shots").expect("target/shots");
-    for step in args[2..].iter().filter_map(|s| s.parse::<u64>().ok()) {
+    // `keys` stands for every key frame of the preset.
+    let keys: Vec<u64> = lockstep::sim::moments::find(&sim, preset.moments)
+        .iter()
+        .map(|m| m.step)
+        .collect();
+    let steps: Vec<u64> = args[2..]
+        .iter()
+        .flat_map(|s| match s.as_str() {
+            "keys" => keys.clone(),
+            s => s.parse::<u64>().ok().into_iter().collect(),
+        })
+        .collect();
+    for step in steps {
         sim.seek(step);
         let f = frame::build(&sim, &plan, lang);
         let body = scene(&f, &Opts { w, h, lang }).svg_body();

@@ -239,6 +239,14 @@ recipes! {
 }
 
 impl Recipe {
+    /// The node a Curator lock found again by its protection prefix after a lost create reply.
+    pub fn found_by_prefix(&self) -> Option<&str> {
+        match self {
+            Recipe::Curator(r) | Recipe::Rwlock(r) if r.adopted => r.my_node.as_deref(),
+            _ => None,
+        }
+    }
+
     pub fn holding(&self) -> bool {
         *self.phase_ref() == Phase::Holding
     }

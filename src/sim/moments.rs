@@ -125,7 +125,7 @@ impl Kind {
             Kind::Stuck => "stuck",
             Kind::MissingWatch => "watch-missing",
             Kind::Orphan => "orphan",
-            Kind::Adopted => "protected",
+            Kind::Adopted => "adopted",
             Kind::Reentrant => "reentrant",
             Kind::SharedReaders => "read-write",
             Kind::Leases => "leases",

@@ -39,6 +39,9 @@ pub struct Ghost {
     pub lost: bool,
     /// Not a ghost: a node that does not exist and is watched.
     pub phantom: bool,
+    /// A watched missing node that existed before: the step that deleted it (the deletion a
+    /// watch set after it never hears of).
+    pub missed: Option<u64>,
 }
 
 impl EntryRow {
@@ -178,6 +181,17 @@ pub fn ghosts(
             expired: !l.phantom && l.died.is_some_and(expired_at),
             lost: !l.phantom && l.died.is_some_and(lost_at),
             phantom: l.phantom,
+            missed: l
+                .phantom
+                .then(|| {
+                    plan.lives
+                        .iter()
+                        .filter(|o| !o.phantom && o.id == l.id)
+                        .filter_map(|o| o.died)
+                        .filter(|d| *d <= step)
+                        .max()
+                })
+                .flatten(),
         })
         .collect()
 }

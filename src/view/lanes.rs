@@ -80,6 +80,8 @@ pub struct ClientRow {
     /// A lower node in its lock directory that it should have waited for: (name, owner).
     pub behind: Option<(String, Option<usize>)>,
     pub hold_count: u32,
+    /// Its lock counts re-entries (Curator's InterProcessMutex): the count is drawn on its node.
+    pub counts: bool,
     /// READ or WRITE, for a read/write lock.
     pub mode: Option<&'static str>,
     pub proc: ProcMark,
@@ -100,6 +102,8 @@ pub struct ClientRow {
     /// Redlock: the lock's random value (shortened), shown instead of a token it does not have.
     pub value: Option<String>,
     pub node: Option<String>,
+    /// Its node was found again by its protection prefix (its GUID) after a lost reply.
+    pub found: bool,
     pub app: AppState,
     pub waits: Vec<Tick>,
     pub acquisitions: u64,
@@ -334,6 +338,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
         agrees,
         behind,
         hold_count: c.recipe.hold_count(),
+        counts: matches!(c.recipe, Recipe::Curator(_) | Recipe::Rwlock(_)),
         mode,
         proc,
         conn,
@@ -362,10 +367,11 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
                 c.recipe
                     .belief()
                     .token
-                    .map(|v| v.chars().take(6).collect::<String>() + "…")
+                    .map(|v| super::stage::fit_mid(&v, 12, true, 70.0))
             })
             .flatten(),
         node: c.recipe.my_node().map(str::to_string),
+        found: c.recipe.found_by_prefix().is_some(),
         app: c.app.state,
         waits: c.app.waits.iter().copied().collect(),
         acquisitions: c.app.acquisitions,

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod draw;
 pub mod embed;
 pub mod entries;
+mod forms;
 pub mod frame;
 pub mod geometry;
 pub mod i18n;

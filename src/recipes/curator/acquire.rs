@@ -51,7 +51,11 @@ impl Curator {
         // `validateFoundNode` takes the current session as the create's from now on.
         let changed = std::mem::take(&mut self.new_session);
         match children.into_iter().find(|c| c.starts_with(&prefix)) {
-            Some(name) if !changed => self.adopt(format!("{}/{name}", self.dir)),
+            Some(name) if !changed => {
+                let out = self.adopt(format!("{}/{name}", self.dir));
+                self.adopted = true;
+                out
+            }
             Some(name) => {
                 self.background += 1;
                 let stale = zk(Request::Delete {
@@ -69,6 +73,7 @@ impl Curator {
     /// Our node is known (created, or found by its protection prefix).
     pub(super) fn adopt(&mut self, path: String) -> Vec<RecipeOut> {
         self.my_node = Some(path);
+        self.adopted = false;
         self.list()
     }
 

@@ -113,6 +113,8 @@ pub struct Curator {
     pub(super) checks: Vec<Request>,
     /// The session changed while a create was in flight (protection must not adopt).
     pub(super) new_session: bool,
+    /// Its node was found again by its protection prefix, not learnt from a create's reply.
+    pub adopted: bool,
     /// Replies to background deletes still to come (they are ignored).
     pub(super) background: u32,
 }
@@ -139,6 +141,7 @@ impl Curator {
             out_of_time: None,
             checks: Vec::new(),
             new_session: false,
+            adopted: false,
             background: 0,
         }
     }

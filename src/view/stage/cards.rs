@@ -59,8 +59,8 @@ impl Builder<'_> {
             card = card.opacity(60);
         }
         self.push(card);
-        let chip_w = if self.g.card_text() {
-            (self.g.ty.big as f32 * 2.7).min(r.w * 0.3)
+        let chip_w = if let Some(size) = self.g.card_size() {
+            (size as f32 * if r.w < 180.0 { 2.4 } else { 2.7 }).min(r.w * 0.3)
         } else {
             r.w.min(10.0)
         };
@@ -82,7 +82,7 @@ impl Builder<'_> {
         if !self.g.card_text() {
             return;
         }
-        let big = self.g.ty.big;
+        let big = self.g.card_size().unwrap_or(self.g.ty.big);
         let line1 = if self.g.card_two_lines() {
             r.y + r.h / 2.0 - 3.0
         } else {
@@ -111,6 +111,7 @@ impl Builder<'_> {
         if self.g.card_two_lines() {
             self.second_line(c, x, line1 + self.g.ty.small as f32 + 8.0, max);
         }
+        self.pause_bar(c, r, x, x + max);
     }
 
     fn status(&mut self, c: &ClientRow, x: f32, y: f32, max: f32) {
@@ -130,24 +131,28 @@ impl Builder<'_> {
             Status::Holds if c.hold_count > 1 => "reentrant",
             _ => "",
         };
-        let mut label = c.label.clone();
-        if let (Some(m), true) = (c.mode, c.believes) {
-            label = format!("{m} · {label}");
+        let mut forms = c.status.forms(c.hold_count, self.lang);
+        if forms[0] != c.label {
+            forms.insert(0, c.label.clone());
         }
-        // Too long for the big size: the small one (still above the floor) before cutting it.
-        let big = self.g.ty.big;
-        let size = if crate::view::geometry::Type::width(&label, big, false) > max {
-            self.g.ty.small
-        } else {
-            big
+        if let (Some(m), true) = (c.mode, c.believes) {
+            forms = forms.iter().map(|l| format!("{m} · {l}")).collect();
+        }
+        // Too long for the big size: the small one (still above the floor), then shorter
+        // forms of the words, never half a word.
+        let big = self.g.card_size().unwrap_or(self.g.ty.big);
+        let small = self.g.ty.small;
+        let size = match crate::view::stage::fit_forms(&forms[..1], big, max) {
+            Some(_) => big,
+            None => small,
         };
-        let item = self.label(
+        let item = self.label_forms(
             format!("c{}:status", c.id),
             x,
             y,
             size,
             Anchor::Start,
-            &label,
+            &forms,
             max,
             "ls-card__status",
         );
@@ -231,13 +236,29 @@ impl Builder<'_> {
             ),
             _ => (self.details(c), MUTED, ""),
         };
-        let item = self.label(
+        let mut forms = vec![text];
+        // Short of room a pause and its session keep both numbers (the bars below draw them).
+        if let (ProcMark::Paused { left }, Countdown::Left { left: s, total }) =
+            (c.proc, c.countdown)
+        {
+            forms.push(match total {
+                0 => self.say(
+                    format!("pause {left} · lease {s}"),
+                    format!("停顿 {left} · 租约 {s}"),
+                ),
+                _ => self.say(
+                    format!("pause {left} · session {s}"),
+                    format!("停顿 {left} · 会话 {s}"),
+                ),
+            });
+        }
+        let item = self.label_forms(
             format!("c{}:line2", c.id),
             x,
             y,
             small,
             Anchor::Start,
-            &text,
+            &forms,
             max,
             "ls-card__line2",
         );
@@ -275,10 +296,14 @@ impl Builder<'_> {
         if let Some(n) = &c.node {
             let [en, zh] = self.f.service.look().entry;
             let word = self.say(en, zh);
-            parts.push(format!(
-                "{word} {}",
-                crate::narrate::tail_name(n.rsplit('/').next().unwrap_or(n))
-            ));
+            let name = crate::narrate::tail_name(n.rsplit('/').next().unwrap_or(n));
+            parts.push(match c.found {
+                true => self.say(
+                    format!("found by its GUID: {name}"),
+                    format!("凭 GUID 找回：{name}"),
+                ),
+                false => format!("{word} {name}"),
+            });
         }
         if c.conn != crate::services::ConnState::Connected {
             parts.push(c.conn_label.clone());

@@ -93,6 +93,17 @@ impl Builder<'_> {
         let copy = gh.phantom && server_of_id(&gh.id).0 > 0;
         let word = match (gh.phantom, gh.expired, gh.lost) {
             (true, _, _) if copy => self.say("missing here: not replicated", "此处缺失：尚未复制"),
+            (true, _, _) if gh.missed.is_some() => {
+                let forms = [
+                    self.say(
+                        "deleted before the watch was set: no wake-up",
+                        "在监视设置之前已被删除：不会有唤醒",
+                    ),
+                    self.say("deleted before the watch", "监视之前已被删除"),
+                    self.say("missed deletion", "错过删除"),
+                ];
+                super::fit_forms(&forms, g.ty.small, w * 0.62).unwrap_or_default()
+            }
             (true, _, _) => self.say("no such node · watched", "节点不存在 · 被监视"),
             (_, true, _) => self.say("expired", "已过期"),
             (_, _, true) => self.say("lost in the failover", "故障转移中丢失"),
@@ -117,18 +128,19 @@ impl Builder<'_> {
             },
             Some(evidence),
         );
-        let name = if gh.phantom && !copy {
+        let mut names = vec![if gh.phantom && !copy {
             gh.id.clone()
         } else {
             crate::narrate::short_name(&gh.name)
-        };
-        let t = self.label(
+        }];
+        names.extend(super::name_forms(&gh.name));
+        let t = self.label_forms(
             format!("{k}:gname"),
             x + 10.0,
             cy + size as f32 * 0.36,
             size,
             Anchor::Start,
-            &name,
+            &names,
             left - x - 16.0,
             "ls-entry__name ls-entry__name--ghost",
         );

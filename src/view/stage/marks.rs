@@ -66,7 +66,8 @@ impl Builder<'_> {
 
     /// The session (or lease) ring at the card's right end; returns the width it takes.
     pub(super) fn ring(&mut self, c: &ClientRow, r: Rect) -> f32 {
-        let rad = (r.h / 2.0 - 4.0).min(15.0);
+        // A narrow card (a phone's) keeps more of its width for words.
+        let rad = (r.h / 2.0 - 4.0).min(15.0).min(r.w * 0.075);
         if rad < 5.0 {
             return 0.0;
         }

@@ -7,8 +7,11 @@
 
 mod badges;
 mod cards;
+mod fit;
 mod ghosts;
+mod lost;
 mod marks;
+mod pausebar;
 mod peers;
 mod resource;
 mod servers;
@@ -20,6 +23,7 @@ use super::frame::Frame;
 use super::geometry::{Geometry, Type};
 use super::scene::{Anchor, Item, Scene, Shape, Text};
 use crate::sim::Lang;
+pub(crate) use fit::{fit_forms, fit_mid, name_forms};
 
 /// What the stage is drawn for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,40 +90,6 @@ pub(crate) struct Builder<'a> {
     pub items: Vec<Item>,
 }
 
-/// Plain text, fitted to `max` pixels (cut with an ellipsis).
-pub(crate) fn fit(text: &str, size: u16, mono: bool, max: f32) -> String {
-    if Type::width(text, size, mono) <= max {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    for c in text.chars() {
-        out.push(c);
-        if Type::width(&out, size, mono) + size as f32 * 0.6 > max {
-            out.pop();
-            break;
-        }
-    }
-    out.push('…');
-    out
-}
-
-/// A name fitted to `max` pixels by cutting its middle, so both its start and the end that
-/// tells names apart (a sequence number, a lease id) stay.
-pub(crate) fn fit_mid(text: &str, size: u16, mono: bool, max: f32) -> String {
-    if Type::width(text, size, mono) <= max {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let per = Type::width("m", size, mono).max(1.0);
-    let keep = ((max / per).floor() as usize).saturating_sub(1).max(2);
-    let tail = (keep * 3 / 5).min(chars.len());
-    let head = keep.saturating_sub(tail).min(chars.len() - tail);
-    let mut out: String = chars[..head].iter().collect();
-    out.push('…');
-    out.extend(&chars[chars.len() - tail..]);
-    out
-}
-
 impl Builder<'_> {
     pub fn zh(&self) -> bool {
         self.lang == Lang::Zh
@@ -172,7 +142,8 @@ impl Builder<'_> {
         self.items.last_mut().expect("just pushed")
     }
 
-    /// A single-run text item, fitted to `max` pixels.
+    /// A single-run text item, fitted to `max` pixels by dropping whole segments from its end
+    /// (empty when not even its first segment fits).
     #[allow(clippy::too_many_arguments)]
     pub fn label(
         &mut self,
@@ -185,7 +156,23 @@ impl Builder<'_> {
         max: f32,
         class: &str,
     ) -> &mut Item {
-        let s = fit(s, size, false, max);
+        self.label_forms(key, x, y, size, anchor, &[s], max, class)
+    }
+
+    /// A text item showing the first of `forms` (longest first) that fits, see `fit_forms`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn label_forms<S: AsRef<str>>(
+        &mut self,
+        key: String,
+        x: f32,
+        y: f32,
+        size: u16,
+        anchor: Anchor,
+        forms: &[S],
+        max: f32,
+        class: &str,
+    ) -> &mut Item {
+        let s = fit_forms(forms, size, max).unwrap_or_default();
         self.text(key, x, y, size, anchor, vec![(s, false)], false, class)
     }
 
@@ -238,19 +225,5 @@ impl Builder<'_> {
 
 #[cfg(test)]
 mod tests;
-
 #[cfg(test)]
-mod fit_tests {
-    use super::*;
-
-    #[test]
-    fn names_keep_both_ends() {
-        let s = fit_mid("lock/694d7a3c1b2e0001", 12, true, 110.0);
-        assert!(
-            s.starts_with("lock/") && s.ends_with("0001") && s.contains('…'),
-            "{s}"
-        );
-        assert_eq!(fit_mid("short", 12, true, 200.0), "short");
-        assert!(fit("a long status line", 12, false, 60.0).ends_with('…'));
-    }
-}
+mod tests_labels;

@@ -255,13 +255,19 @@ impl Builder<'_> {
             None,
         );
         let line = format!("t={}  {what}  {token}  {verdict}", w.at).replace("    ", "  ");
-        let t = self.label(
+        // Short of room the verdict stays: the time goes first, then the token.
+        let forms = [
+            line.clone(),
+            format!("{what}  {token}  {verdict}").replace("    ", "  "),
+            format!("{what}  {verdict}"),
+        ];
+        let t = self.label_forms(
             format!("{k}:line"),
             chip_right + 8.0,
             y,
             small,
             Anchor::Start,
-            &line,
+            &forms,
             max - (chip_right - x) - 8.0,
             "ls-ledger",
         );

@@ -8,7 +8,7 @@ use super::{fit_mid, Builder};
 use crate::services::Lifetime;
 use crate::view::entries::EntryRow;
 use crate::view::geometry::Type;
-use crate::view::palette::{self, INK, MUTED, VIOLATION};
+use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
 impl Builder<'_> {
@@ -89,7 +89,7 @@ impl Builder<'_> {
     pub(super) fn row_box(&self, row: usize, depth: usize) -> (f32, f32, f32, f32) {
         let g = self.g;
         let x = g.service.x + 8.0 + self.indent(depth);
-        let h = (g.row_h - 4.0).max(2.0);
+        let h = g.row_box_h();
         let lane = if self.several() {
             super::servers::PEER_LANE
         } else {
@@ -152,30 +152,31 @@ impl Builder<'_> {
         let size = g.row_size();
         let cy = y + h / 2.0;
         let chips = h >= g.ty.small as f32 + 6.0;
+        // Chips never take the room the name's sequence number needs.
+        let least = Type::width(&least_seq(r.split_name().1), size, true) + 16.0;
         let left = if chips {
-            self.chips(r, x + w - 6.0, cy)
+            self.chips(r, x + w - 6.0, cy, w - 16.0 - least)
         } else {
             x + w - 6.0
         };
         self.name(r, x + 10.0, cy + size as f32 * 0.36, size, left - x - 16.0);
     }
 
-    /// The name: a protection prefix muted and shortened as needed, the sequence bold.
+    /// The name: a protection prefix muted and shortened as needed, the sequence bold; short
+    /// of room, only the sequence number's digits that matter (at least four) after "…".
     fn name(&mut self, r: &EntryRow, x: f32, y: f32, size: u16, max: f32) {
         let (stem, seq) = r.split_name();
-        let full = Type::width(&r.name, size, true) <= max;
-        let stem = if full {
-            stem.to_string()
+        let wid = |s: &str| Type::width(s, size, true);
+        let (stem, seq) = if wid(&r.name) <= max {
+            (stem.to_string(), seq.to_string())
+        } else if !seq.is_empty() && wid(seq) + wid("l…") > max {
+            ("…".to_string(), least_seq(seq))
         } else {
-            crate::narrate::short_name(stem)
+            let short = crate::narrate::short_name(stem);
+            let room = (max - wid(seq)).max(size as f32 * 2.0);
+            (fit_mid(&short, size, true, room), seq.to_string())
         };
-        let stem = fit_mid(
-            &stem,
-            size,
-            true,
-            (max - Type::width(seq, size, true)).max(size as f32 * 2.0),
-        );
-        let parts = vec![(stem, false), (seq.to_string(), true)];
+        let parts = vec![(stem, false), (seq, true)];
         let t = self.text(
             format!("e:{}:name", r.id),
             x,
@@ -193,10 +194,10 @@ impl Builder<'_> {
     }
 
     /// Chips right-aligned from `right`, most important first; returns where they end.
-    fn chips(&mut self, r: &EntryRow, right: f32, cy: f32) -> f32 {
+    fn chips(&mut self, r: &EntryRow, right: f32, cy: f32, most: f32) -> f32 {
         let size = self.g.ty.small;
         let k = format!("e:{}", r.id);
-        let room = (right - self.g.service.x) * 0.55;
+        let room = ((right - self.g.service.x) * 0.55).min(most);
         let start = right;
         let mut x = right;
         let mut add = |b: &mut Self,
@@ -220,13 +221,37 @@ impl Builder<'_> {
             ) - 4.0;
         };
         if let Some(o) = r.owner {
+            // A reentrant holder's count on its own node (×1, ×2: what its release undoes).
+            let count = self.f.clients.get(o).filter(|c| {
+                c.counts && c.believes && c.hold_count > 0 && c.node.as_deref() == Some(&r.id)
+            });
+            let word = match count {
+                Some(c) => format!("C{} ×{}", o + 1, c.hold_count),
+                None => format!("C{}", o + 1),
+            };
+            let evidence = count.filter(|c| c.hold_count > 1).map(|_| "reentrant");
             add(
                 self,
                 "owner",
-                format!("C{}", o + 1),
+                word,
                 palette::client_colour(o),
                 palette::client_text(o),
-                None,
+                evidence,
+            );
+        }
+        if self
+            .f
+            .clients
+            .iter()
+            .any(|c| c.found && c.node.as_deref() == Some(&r.id))
+        {
+            add(
+                self,
+                "found",
+                self.say("found by its GUID ✓", "凭 GUID 找回 ✓"),
+                "#e3f4e8",
+                OK,
+                Some("adopted"),
             );
         }
         if let Some(m) = r.mode() {
@@ -324,4 +349,11 @@ pub fn stamp_text(v: i64) -> String {
     } else {
         v.to_string()
     }
+}
+
+/// A sequence number's digits that matter, at least four (`0000000003` → `0003`).
+fn least_seq(seq: &str) -> String {
+    let zeros = seq.bytes().take_while(|b| *b == b'0').count();
+    let keep = (seq.len() - zeros).max(4).min(seq.len());
+    seq[seq.len() - keep..].to_string()
 }

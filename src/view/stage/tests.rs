@@ -168,6 +168,7 @@ const KEPT: &[&str] = &[
     "PTTL",
     "ID",
     "GC",
+    "GUID",
     "FIN",
     "zxid",
     "czxid",

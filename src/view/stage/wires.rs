@@ -4,6 +4,7 @@
 //! small ring — and a lost one is crossed out. A message between servers runs on the lane
 //! between their boxes, labelled with what it carries.
 
+use super::lost::plain;
 use super::Builder;
 use crate::view::frame::MessageDot;
 use crate::view::palette::{self, MUTED, VIOLATION};
@@ -133,15 +134,19 @@ impl Builder<'_> {
         for c in self.f.clients.iter().filter(|c| c.drop_armed) {
             let (_, (x1, y)) = self.g.wire(c.id);
             let small = self.g.ty.small;
-            let label = self.say("next reply lost ×", "下一个应答将丢失 ×");
+            let forms = [
+                self.say("next reply lost ×", "下一个应答将丢失 ×"),
+                self.say("reply lost ×", "应答将丢失 ×"),
+                self.say("lost ×", "丢失 ×"),
+            ];
             let room = (x1 - self.g.clients.right() - 6.0).max(20.0);
-            let t = self.label(
+            let t = self.label_forms(
                 format!("drop{}", c.id),
                 x1 - 4.0,
                 y + small as f32 + 6.0,
                 small,
                 Anchor::End,
-                &label,
+                &forms,
                 room,
                 "ls-wire__drop",
             );
@@ -272,8 +277,29 @@ impl Builder<'_> {
             t.fill = Some(VIOLATION);
             t.data.push(("evidence", "reply-lost".into()));
             t.transient = transient;
+            self.lost_label(m, (x, y + r), transient);
+        } else if m.to_resource {
+            // The dotted way to the resource says what travels on it (read, write).
+            let t = self.text(
+                format!("{k}:t"),
+                x + r + 3.0,
+                y + self.g.ty.small as f32 * 0.36,
+                self.g.ty.small,
+                Anchor::Start,
+                vec![(plain(&m.label, self.zh()), false)],
+                true,
+                "ls-msg__op",
+            );
+            t.fill = Some(MUTED);
+            t.transient = transient;
         } else if let (true, Some(up)) = (room, above) {
-            let half = crate::view::geometry::Type::width(&m.op, self.g.ty.small, true) / 2.0;
+            let half =
+                crate::view::geometry::Type::width(&plain(&m.op, self.zh()), self.g.ty.small, true)
+                    / 2.0;
+            // A gap too narrow for the words (a phone's) keeps the dot alone.
+            if 2.0 * half + 4.0 > self.g.service.x - self.g.clients.right() {
+                return;
+            }
             let tx = x.clamp(
                 self.g.clients.right() + half + 2.0,
                 (self.g.service.x - half - 2.0).max(self.g.clients.right() + half + 2.0),
@@ -289,7 +315,7 @@ impl Builder<'_> {
                 ty,
                 self.g.ty.small,
                 Anchor::Middle,
-                vec![(m.op.clone(), false)],
+                vec![(plain(&m.op, self.zh()), false)],
                 true,
                 "ls-msg__op",
             );

@@ -83,6 +83,11 @@ pub struct Geometry {
 
 pub const PAD: f32 = 8.0;
 
+/// The resource strip at its least: its title and two ledger lines.
+fn res_least(big: f32, line_h: f32) -> f32 {
+    big + 16.0 + 2.0 * line_h
+}
+
 impl Geometry {
     /// The layout for `clients` lanes and `rows` entry rows on a `w`×`h` stage.
     pub fn new(w: u32, h: u32, clients: usize, rows: usize, resource: bool) -> Geometry {
@@ -96,20 +101,36 @@ impl Geometry {
             h: big + 12.0,
         };
         let top = band.bottom() + 4.0;
-        let cw = (wf * 0.29).clamp(118.0, 310.0);
-        let gap = (wf * 0.17).clamp(40.0, 240.0);
+        // A phone's narrow stage gives the cards more of its width (their status words).
+        let (cw, gap) = if wf < 500.0 {
+            (wf * 0.46, 24.0)
+        } else {
+            (
+                (wf * 0.29).clamp(118.0, 310.0),
+                (wf * 0.17).clamp(40.0, 240.0),
+            )
+        };
         let sx = PAD + cw + gap;
         let sw = (wf - sx - PAD).max(90.0);
         let line_h = small + 7.0;
         // The resource strip: its title and as many ledger lines as a fifth of the stage holds
         // (at least two, at most five).
-        let res_h = if resource {
-            big + 16.0 + line_h * ((hf * 0.2 / line_h).floor().clamp(2.0, 5.0))
-        } else {
-            0.0
+        let res_h = |lines: f32| {
+            if resource {
+                big + 16.0 + line_h * lines
+            } else {
+                0.0
+            }
         };
-        let avail = hf - top - PAD - if resource { res_h + PAD } else { 0.0 };
+        let avail = |res_h: f32| hf - top - PAD - if resource { res_h + PAD } else { 0.0 };
         let n = clients.max(1) as f32;
+        // As many ledger lines as a fifth of the stage holds (two to five), unless the cards
+        // would then be too thin for their words: then two, and the cards get the rest.
+        let mut res_h = res_h((hf * 0.2 / line_h).floor().clamp(2.0, 5.0));
+        if avail(res_h) / n < big + 8.0 {
+            res_h = res_h.min(res_least(big, line_h));
+        }
+        let avail = avail(res_h);
         let lane_h = (avail / n).min(96.0);
         let lanes = (0..clients)
             .map(|i| top + lane_h * (i as f32 + 0.5))
@@ -205,7 +226,7 @@ impl Geometry {
     /// Several servers whose rows would be too thin for words: the resource strip keeps two
     /// ledger lines and gives the rest of its height to the servers.
     fn lend_ledger_lines(&mut self) {
-        let least = self.ty.big as f32 + 16.0 + 2.0 * self.line_h;
+        let least = res_least(self.ty.big as f32, self.line_h);
         let Some(r) = self.resource.as_mut().filter(|r| r.h > least) else {
             return;
         };
@@ -221,7 +242,13 @@ impl Geometry {
 
     /// A client's card.
     pub fn card(&self, c: usize) -> Rect {
-        let h = (self.lane_h - 6.0).clamp(2.0, 80.0);
+        // A tight lane keeps its card tall enough for a small line of text.
+        let gap = if self.card_size() == Some(self.ty.small) {
+            2.0
+        } else {
+            6.0
+        };
+        let h = (self.lane_h - gap).clamp(2.0, 80.0);
         Rect {
             x: self.clients.x,
             y: self.lane(c) - h / 2.0,
@@ -232,7 +259,20 @@ impl Geometry {
 
     /// Room on a card for a name and a status line.
     pub fn card_text(&self) -> bool {
-        self.lane_h >= self.ty.big as f32 + 8.0
+        self.card_size().is_some()
+    }
+
+    /// The size of a card's words: big when the lane has room, else small on one tight line
+    /// (ten clients in a 640×400 embed keep their names and states: fewer words, not none).
+    pub fn card_size(&self) -> Option<u16> {
+        let (big, small) = (self.ty.big, self.ty.small);
+        if self.lane_h >= big as f32 + 8.0 {
+            Some(big)
+        } else if self.lane_h >= small as f32 + 5.0 {
+            Some(small)
+        } else {
+            None
+        }
     }
 
     /// Room for a second line (token, node, process marks).
@@ -252,9 +292,19 @@ impl Geometry {
         top + self.row_h * ((r - first) as f32 + 0.5)
     }
 
-    /// Room in a row for its name.
+    /// Room in a row for its name (a tight row keeps a small name: its rectangle is then
+    /// nearly the row's height, see `row_box_h`).
     pub fn row_text(&self) -> bool {
-        self.text_fits(self.row_h)
+        self.row_h >= self.ty.small as f32 + 2.0
+    }
+
+    /// The height of a row's rectangle.
+    pub fn row_box_h(&self) -> f32 {
+        if self.row_h >= self.ty.small as f32 + 9.0 {
+            self.row_h - 4.0
+        } else {
+            (self.row_h - 1.0).max(2.0)
+        }
     }
 
     /// The text size that fits a row.
@@ -313,42 +363,4 @@ impl Geometry {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_floors_per_stage_size() {
-        assert!(Type::for_size(1080, 700).small >= 13);
-        assert!(Type::for_size(800, 380).small >= 12);
-        assert!(Type::for_size(640, 300).small >= 11);
-        assert!(Type::for_size(360, 600).small >= 11);
-    }
-
-    #[test]
-    fn lanes_fit_the_stage_and_wires_run_between_the_columns() {
-        for (w, h, n) in [
-            (1080, 720, 6),
-            (800, 380, 3),
-            (360, 560, 10),
-            (1080, 720, 200),
-            (640, 290, 6),
-        ] {
-            let g = Geometry::new(w, h, n, 8, true);
-            assert!(
-                g.lanes.iter().all(|y| *y > 0.0 && *y < h as f32),
-                "{w}x{h} {n}"
-            );
-            assert!(g.clients.right() < g.service.x);
-            assert!(
-                g.lanes.iter().all(|y| *y < g.service.bottom()),
-                "every wire ends on the service: {w}x{h} {n}"
-            );
-            assert!(g.service.right() <= w as f32);
-            assert!(g.resource.unwrap().bottom() <= h as f32 + 0.5, "{w}x{h}");
-            let (x0, _) = g.on_wire(0, 0.0);
-            let (x1, _) = g.on_wire(0, 1.0);
-            assert!(x0 < x1);
-            assert!(g.ledger_lines() >= 1, "{w}x{h}");
-        }
-    }
-}
+mod tests;

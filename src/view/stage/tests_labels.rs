@@ -1,0 +1,105 @@
+//! The label rule, tested over every step of every preset at every stage size: a label on the
+//! stage is never cut at its end. Short of room it takes a shorter form that keeps the words
+//! that carry the lesson (a status word's short form, never half a word); a node name may lose
+//! the middle of its random prefix or everything before its sequence number, never the
+//! sequence number itself. So no text ends in "…", and a card with words always shows its
+//! status (at least its shortest form).
+
+use super::{scene, Opts};
+use crate::sim::{presets, Lang, Simulation};
+use crate::view::frame::build;
+use crate::view::plan::Plan;
+use crate::view::scene::Shape;
+
+/// The stage sizes of a 1440×900 page, an 800×500 embed and course embed, a 640×400 embed and
+/// a 360×740 phone.
+const SIZES: &[(u32, u32)] = &[(1046, 740), (791, 392), (791, 315), (631, 292), (340, 516)];
+
+#[test]
+fn no_label_is_cut_at_its_end_at_any_step_or_size() {
+    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    for p in presets::all() {
+        let mut sim = Simulation::new(p.scenario());
+        sim.compute_ahead(2000, 200);
+        let plan = Plan::new(&sim);
+        for step in 0..=sim.len() {
+            sim.seek(step);
+            for lang in [Lang::En, Lang::Zh] {
+                let f = build(&sim, &plan, lang);
+                for &(w, h) in SIZES {
+                    let s = scene(&f, &Opts { w, h, lang });
+                    for i in &s.items {
+                        let Shape::Text(t) = &i.shape else { continue };
+                        let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
+                        let empty_status = i.key.ends_with(":status") && text.is_empty();
+                        if text.ends_with('…') || empty_status {
+                            let kind: String =
+                                i.key.chars().filter(|c| !c.is_ascii_digit()).collect();
+                            let forms = i
+                                .key
+                                .strip_prefix('c')
+                                .and_then(|k| k.strip_suffix(":status"))
+                                .and_then(|k| k.parse::<usize>().ok())
+                                .map(|c| f.clients[c].status.forms(f.clients[c].hold_count, lang));
+                            bad.entry(format!("{kind} {text:?} {forms:?}"))
+                                .or_insert_with(|| format!("{} step {step} {w}x{h}", p.id));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let list: Vec<String> = bad.iter().map(|(k, v)| format!("{k} ({v})")).collect();
+    assert!(
+        bad.is_empty(),
+        "{} labels cut at their end:\n{}",
+        list.len(),
+        list.join("\n")
+    );
+}
+
+#[test]
+fn ten_clients_keep_their_names_and_states_in_a_640x400_embed() {
+    for id in ["ids-locked", "ids-unlocked"] {
+        let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
+        sim.compute_ahead(2000, 200);
+        let plan = Plan::new(&sim);
+        for step in (0..=sim.len()).step_by(7) {
+            sim.seek(step);
+            let f = build(&sim, &plan, Lang::En);
+            for (w, h) in [(631, 292), (791, 315)] {
+                let s = scene(
+                    &f,
+                    &Opts {
+                        w,
+                        h,
+                        lang: Lang::En,
+                    },
+                );
+                let text = |key: String| {
+                    s.items.iter().find_map(|i| match (&i.shape, i.key == key) {
+                        (Shape::Text(t), true) => Some(t.size),
+                        _ => None,
+                    })
+                };
+                for c in 0..f.clients.len() {
+                    for part in ["name", "status"] {
+                        let size = text(format!("c{c}:{part}"));
+                        assert!(
+                            size.is_some_and(|s| s >= 11),
+                            "{id} step {step} {w}x{h}: C{} has no {part} of 11 px or more",
+                            c + 1
+                        );
+                    }
+                }
+                for r in &f.tree {
+                    assert!(
+                        text(format!("e:{}:name", r.id)).is_some(),
+                        "{id} step {step} {w}x{h}: {} has no name",
+                        r.id
+                    );
+                }
+            }
+        }
+    }
+}
