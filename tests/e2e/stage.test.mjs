@@ -90,6 +90,23 @@ test('stage text meets its size floor at 1440×900, 800×500, 640×400 and 360×
   }
 });
 
+test('ten clients keep their names and states in a 640×400 embed and an 800×500 course embed', async () => {
+  for (const [w, h, q] of [[640, 400, 'preset=ids-locked&at=118&embed=1'], [800, 500, 'learn=ids&at=84&embed=1']]) {
+    await open(`ten-${w}`, q, [w, h], async (page) => {
+      const cards = await page.evaluate(() => [...Array(10).keys()].map((c) => {
+        const text = (k) => document.querySelector(`#ls-stage .ls-card__${k}[data-client="${c}"]`)?.textContent ?? "";
+        return [text('name'), text('status')];
+      }));
+      for (const [i, [name, status]] of cards.entries()) {
+        assert.equal(name, `C${i + 1}`, `${q}: card ${i + 1} has its name`);
+        assert.ok(status.length > 0 && !status.endsWith('…'), `${q}: C${i + 1}'s status "${status}" is whole`);
+      }
+      const min = await smallestText(page);
+      assert.ok(min.px >= 11 - 0.01, `${q}: "${min.text}" renders at ${min.px}px`);
+    });
+  }
+});
+
 test('the drawing is the largest thing on the page at 1440×900', () => open('area', 'preset=queue&at=48', [1440, 900], async (page) => {
   const share = await page.evaluate(() => {
     const r = document.querySelector('#ls-stage').getBoundingClientRect();

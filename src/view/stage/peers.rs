@@ -11,13 +11,14 @@ impl Builder<'_> {
     /// what it carries, in red and crossed out when it is lost. Labels on the lane never sit on
     /// each other: one moves a line up or down, or is left out (the dot's title still says it).
     pub(super) fn peer_label(&mut self, m: &MessageDot, (x, y): (f32, f32), transient: bool) {
+        let op = super::lost::plain(&m.op, self.zh());
         let (text, class, ink) = match m.lost {
             true => (
-                format!("{} ×", m.op),
+                format!("{op} ×"),
                 "ls-msg__lost ls-msg__lost--peer",
                 VIOLATION,
             ),
-            false => (m.op.clone(), "ls-msg__op ls-msg__op--peer", palette::INK),
+            false => (op, "ls-msg__op ls-msg__op--peer", palette::INK),
         };
         let small = self.g.ty.small;
         let line = small as f32 * 1.15;

@@ -3,7 +3,7 @@
 //! that carry the lesson (a status word's short form, never half a word); a node name may lose
 //! the middle of its random prefix or everything before its sequence number, never the
 //! sequence number itself. So no text ends in "…", and a card with words always shows its
-//! status (at least its shortest form).
+//! status (at least its shortest form). Nor does the stage speak TCP or RESP (FIN, RST, $-1).
 
 use super::{scene, Opts};
 use crate::sim::{presets, Lang, Simulation};
@@ -32,7 +32,10 @@ fn no_label_is_cut_at_its_end_at_any_step_or_size() {
                         let Shape::Text(t) = &i.shape else { continue };
                         let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
                         let empty_status = i.key.ends_with(":status") && text.is_empty();
-                        if text.ends_with('…') || empty_status {
+                        let jargon = text
+                            .split([' ', '×', '→'])
+                            .any(|w| matches!(w, "FIN" | "RST" | "$-1"));
+                        if text.ends_with('…') || empty_status || jargon {
                             let kind: String =
                                 i.key.chars().filter(|c| !c.is_ascii_digit()).collect();
                             let forms = i
