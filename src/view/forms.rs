@@ -31,7 +31,7 @@ impl Status {
                 vec![pick("holds ×", "持有 ×") + &hold_count.to_string()]
             }
             Status::Holds => vec![pick("holds", "持有锁")],
-            Status::BelievesOnly => vec![pick("believes", "以为持有")],
+            Status::BelievesOnly => vec![pick("thinks it holds", "以为持有"), pick("believes", "以为持有")],
             Status::Unlocked => vec![pick("no lock", "不加锁")],
             Status::Watches(p) => named("watches ", "监视 ", p),
             Status::SetsWatch(p) => {

@@ -174,7 +174,8 @@ impl Builder<'_> {
         } else {
             let short = crate::narrate::short_name(stem);
             let room = (max - wid(seq)).max(size as f32 * 2.0);
-            (fit_mid(&short, size, true, room), seq.to_string())
+            let stem = fit_mid(&short, size, true, room).replace("……", "…");
+            (stem, seq.to_string())
         };
         let parts = vec![(stem, false), (seq, true)];
         let t = self.text(

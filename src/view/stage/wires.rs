@@ -185,11 +185,21 @@ impl Builder<'_> {
     /// is already above at that place, or nowhere.
     fn label_places(&self, msgs: &[&MessageDot]) -> Vec<Option<bool>> {
         let mut taken: Vec<((usize, u8), f32, f32, bool)> = Vec::new();
+        let mut on_paths: Vec<(f32, f32)> = Vec::new();
         msgs.iter()
             .map(|m| {
-                let (c, (x, _)) = (m.client?, self.dot_at(m)?);
+                let (c, (x, y)) = (m.client?, self.dot_at(m)?);
                 let c = (c, m.server);
-                if m.heartbeat || m.to_resource || m.lost || m.peer.is_some() {
+                if m.to_resource {
+                    // Ways to the resource meet at its top: one label per line of text there.
+                    let line = self.g.ty.small as f32 + 3.0;
+                    let free = !on_paths
+                        .iter()
+                        .any(|(a, b)| (y - b).abs() < line && (x - a).abs() < 120.0);
+                    on_paths.push((x, y));
+                    return free.then_some(true);
+                }
+                if m.heartbeat || m.lost || m.peer.is_some() {
                     return None;
                 }
                 let half =
@@ -278,7 +288,7 @@ impl Builder<'_> {
             t.data.push(("evidence", "reply-lost".into()));
             t.transient = transient;
             self.lost_label(m, (x, y + r), transient);
-        } else if m.to_resource {
+        } else if let (true, Some(_)) = (m.to_resource, above) {
             // The dotted way to the resource says what travels on it (read, write).
             let t = self.text(
                 format!("{k}:t"),
@@ -286,7 +296,7 @@ impl Builder<'_> {
                 y + self.g.ty.small as f32 * 0.36,
                 self.g.ty.small,
                 Anchor::Start,
-                vec![(plain(&m.label, self.zh()), false)],
+                vec![(plain(resource_words(&m.label), self.zh()), false)],
                 true,
                 "ls-msg__op",
             );
@@ -360,4 +370,9 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// A resource message's words without the token it carries (the ledger shows tokens).
+fn resource_words(label: &str) -> &str {
+    label.split(" (").next().unwrap_or(label)
 }
