@@ -31,7 +31,10 @@ impl Status {
                 vec![pick("holds ×", "持有 ×") + &hold_count.to_string()]
             }
             Status::Holds => vec![pick("holds", "持有锁")],
-            Status::BelievesOnly => vec![pick("thinks it holds", "以为持有"), pick("believes", "以为持有")],
+            Status::BelievesOnly => vec![
+                pick("thinks it holds", "以为持有"),
+                pick("believes", "以为持有"),
+            ],
             Status::Unlocked => vec![pick("no lock", "不加锁")],
             Status::Watches(p) => named("watches ", "监视 ", p),
             Status::SetsWatch(p) => {
@@ -52,6 +55,9 @@ impl Status {
                 unwinding: true,
             } if *waiting > 0 => vec![
                 pick("{v}/{m}: too few; unlocking", "{v}/{m} 票：不够；解锁中")
+                    .replace("{v}", &votes.to_string())
+                    .replace("{m}", &masters.to_string()),
+                pick("{v}/{m}: too few", "{v}/{m} 票：不够")
                     .replace("{v}", &votes.to_string())
                     .replace("{m}", &masters.to_string()),
                 pick("too few; unlocking", "票不够；解锁中"),

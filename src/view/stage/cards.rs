@@ -237,6 +237,13 @@ impl Builder<'_> {
             _ => (self.details(c), MUTED, ""),
         };
         let mut forms = vec![text];
+        // A cut link keeps its reason, not "it thinks" without what it thinks.
+        if c.partitioned {
+            forms.push(match c.server_down {
+                true => self.say("its server is down", "它的服务器已宕机"),
+                false => self.say("link cut", "网络被切断"),
+            });
+        }
         // Short of room a pause and its session keep both numbers (the bars below draw them).
         if let (ProcMark::Paused { left }, Countdown::Left { left: s, total }) =
             (c.proc, c.countdown)

@@ -48,7 +48,7 @@ impl Builder<'_> {
                             h: s,
                             rx: 1.0,
                         },
-                        "ls-mark",
+                        "ls-procmark",
                     )
                     .fill(VIOLATION)
                     .data("evidence", "client-paused");
@@ -57,7 +57,7 @@ impl Builder<'_> {
             }
             ProcMark::Crashed => {
                 let size = self.g.ty.small;
-                let t = self.cross(format!("{k}:x"), x + s / 2.0, y + s, size, "ls-mark");
+                let t = self.cross(format!("{k}:x"), x + s / 2.0, y + s, size, "ls-procmark");
                 t.data.push(("evidence", "client-crashed".into()));
             }
             _ => {}

@@ -216,7 +216,17 @@ impl Builder<'_> {
             String::new()
         };
         let (verdict, ink, evidence) = if !w.accepted {
-            let h = self.f.resource.highest_token;
+            // The highest token the resource had seen then, not now.
+            let h = self
+                .f
+                .resource
+                .writes
+                .iter()
+                .take_while(|x| !std::ptr::eq(*x, w))
+                .filter(|x| x.accepted)
+                .map(|x| x.token)
+                .max()
+                .unwrap_or(self.f.resource.highest_token);
             (
                 self.say(
                     format!("× rejected: {} < {h}", w.token),

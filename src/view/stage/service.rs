@@ -50,13 +50,18 @@ impl Builder<'_> {
         };
         let big = g.ty.big;
         let several = self.several();
-        let t = self.label(
+        // Short of room the first server's own words go before the product's name.
+        let mut forms = vec![title.clone()];
+        if let (true, Some(own)) = (several, title.strip_prefix(look.product)) {
+            forms.push(own.trim_start_matches(" · ").to_string());
+        }
+        let t = self.label_forms(
             "svc:title".into(),
             s.x + 12.0,
             s.y + big as f32 + 5.0,
             big,
             Anchor::Start,
-            &title,
+            &forms,
             s.w - 24.0
                 - if self.several() {
                     super::servers::PEER_LANE
@@ -201,13 +206,17 @@ impl Builder<'_> {
         let room = ((right - self.g.service.x) * 0.55).min(most);
         let start = right;
         let mut x = right;
+        let mut full = false;
         let mut add = |b: &mut Self,
                        key: &str,
                        word: String,
                        fill: &'static str,
                        ink: &'static str,
                        evidence: Option<&str>| {
-            if start - x + Type::width(&word, size, false) + 14.0 > room {
+            // Chips go in order of importance: once one does not fit, none after it does
+            // (a short one must not take the place of the one that carries the lesson).
+            if full || start - x + Type::width(&word, size, false) + 14.0 > room {
+                full = true;
                 return;
             }
             x = b.chip(
