@@ -74,7 +74,14 @@ impl Builder<'_> {
             return;
         }
         let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
-        let mid = (x0 + x1) / 2.0;
+        // A wire that slants to another lane's server is cut near its client, before it
+        // crosses the wires of the clients below or above (the mark is then clearly its own).
+        let along = if (y1 - y0).abs() > self.g.lane_h * 0.5 {
+            0.3
+        } else {
+            0.5
+        };
+        let mid = x0 + (x1 - x0) * along;
         let y = at(mid);
         let gap = 8.0;
         for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
@@ -289,11 +296,18 @@ impl Builder<'_> {
             t.transient = transient;
             self.lost_label(m, (x, y + r), transient);
         } else if let (true, Some(_)) = (m.to_resource, above) {
-            // The dotted way to the resource says what travels on it (read, write).
+            // The dotted way to the resource says what travels on it (read, write); by the
+            // resource's top edge the words go above the dot, off the border.
+            let small = self.g.ty.small as f32;
+            let top = self.g.resource.map_or(f32::MAX, |b| b.y);
+            let ty = match top - y < small * 1.5 {
+                true => y - r - 3.0,
+                false => y + small * 0.36,
+            };
             let t = self.text(
                 format!("{k}:t"),
                 x + r + 3.0,
-                y + self.g.ty.small as f32 * 0.36,
+                ty,
                 self.g.ty.small,
                 Anchor::Start,
                 vec![(plain(resource_words(&m.label), self.zh()), false)],
