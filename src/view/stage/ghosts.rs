@@ -92,7 +92,13 @@ impl Builder<'_> {
         let size = g.row_size();
         let copy = gh.phantom && server_of_id(&gh.id).0 > 0;
         let word = match (gh.phantom, gh.expired, gh.lost) {
-            (true, _, _) if copy => self.say("missing here: not replicated", "此处缺失：尚未复制"),
+            (true, _, _) if copy => {
+                let forms = [
+                    self.say("missing here: not replicated", "此处缺失：尚未复制"),
+                    self.say("not replicated", "尚未复制"),
+                ];
+                super::fit_forms(&forms, g.ty.small, w * 0.7).unwrap_or_default()
+            }
             (true, _, _) if gh.missed.is_some() => {
                 let forms = [
                     self.say(

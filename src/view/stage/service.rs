@@ -158,7 +158,12 @@ impl Builder<'_> {
         let cy = y + h / 2.0;
         let chips = h >= g.ty.small as f32 + 6.0;
         // Chips never take the room the name's sequence number needs.
-        let least = Type::width(&least_seq(r.split_name().1), size, true) + 16.0;
+        // (A name without a sequence number, a Redis key, keeps all of itself.)
+        let (stem, seq) = r.split_name();
+        let least = match seq.is_empty() {
+            true => Type::width(stem, size, true),
+            false => Type::width(&least_seq(seq), size, true),
+        } + 16.0;
         let left = if chips {
             self.chips(r, x + w - 6.0, cy, w - 16.0 - least)
         } else {
@@ -203,32 +208,18 @@ impl Builder<'_> {
     fn chips(&mut self, r: &EntryRow, right: f32, cy: f32, most: f32) -> f32 {
         let size = self.g.ty.small;
         let k = format!("e:{}", r.id);
-        let room = ((right - self.g.service.x) * 0.55).min(most);
-        let start = right;
-        let mut x = right;
-        let mut full = false;
-        let mut add = |b: &mut Self,
-                       key: &str,
+        // A phone's narrow rows give the chips (the lesson's words) all but the sequence number.
+        let share = if self.g.w < 500.0 { 1.0 } else { 0.55 };
+        let room = ((right - self.g.service.x) * share).min(most);
+        // Gathered in order of importance, then placed from the right.
+        let mut list: Vec<Chip> = Vec::new();
+        let mut add = |_: &mut Self,
+                       key: &'static str,
                        word: String,
                        fill: &'static str,
                        ink: &'static str,
-                       evidence: Option<&str>| {
-            // Chips go in order of importance: once one does not fit, none after it does
-            // (a short one must not take the place of the one that carries the lesson).
-            if full || start - x + Type::width(&word, size, false) + 14.0 > room {
-                full = true;
-                return;
-            }
-            x = b.chip(
-                &format!("{k}:{key}"),
-                x,
-                cy,
-                size,
-                &word,
-                fill,
-                ink,
-                evidence,
-            ) - 4.0;
+                       evidence: Option<&'static str>| {
+            list.push((key, word, fill, ink, evidence))
         };
         if let Some(o) = r.owner {
             // A reentrant holder's count on its own node (×1, ×2: what its release undoes).
@@ -258,7 +249,10 @@ impl Builder<'_> {
             add(
                 self,
                 "found",
-                self.say("found by its GUID ✓", "凭 GUID 找回 ✓"),
+                match self.g.w < 500.0 {
+                    true => "GUID ✓".to_string(),
+                    false => self.say("found by its GUID ✓", "凭 GUID 找回 ✓"),
+                },
                 "#e3f4e8",
                 OK,
                 Some("adopted"),
@@ -314,7 +308,11 @@ impl Builder<'_> {
             }
             Lifetime::Persistent if r.owner.is_some() => {
                 if let Some([en, zh]) = r.entry.no_expiry() {
-                    let w = self.say(en, zh);
+                    let mut w = self.say(en, zh);
+                    // A phone keeps the words, not the reply code ("no TTL (-1)" → "no TTL").
+                    if self.g.w < 500.0 {
+                        w = w.split(" (").next().unwrap_or(&w).to_string();
+                    }
                     add(self, "ttl", w, VIOLATION, "#ffffff", Some("ttl-none"))
                 }
             }
@@ -337,6 +335,32 @@ impl Builder<'_> {
                 MUTED,
                 None,
             );
+        }
+        // On a phone the owner (its stripe's colour says it) yields to the lesson's chips.
+        if self.g.w < 500.0
+            && list
+                .first()
+                .is_some_and(|c| c.0 == "owner" && c.4.is_none())
+        {
+            list.rotate_left(1);
+        }
+        let mut x = right;
+        for (key, word, fill, ink, evidence) in list {
+            // Once one does not fit, none after it does (a short chip must not take the place
+            // of the one that carries the lesson).
+            if right - x + Type::width(&word, size, false) + 14.0 > room {
+                break;
+            }
+            x = self.chip(
+                &format!("{k}:{key}"),
+                x,
+                cy,
+                size,
+                &word,
+                fill,
+                ink,
+                evidence,
+            ) - 4.0;
         }
         x
     }
@@ -367,3 +391,12 @@ fn least_seq(seq: &str) -> String {
     let keep = (seq.len() - zeros).max(4).min(seq.len());
     seq[seq.len() - keep..].to_string()
 }
+
+/// An entry's chip: key, word, fill, ink and evidence.
+type Chip = (
+    &'static str,
+    String,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+);
