@@ -142,8 +142,33 @@ impl Builder<'_> {
         let (lines, cols) = (self.g.ledger_lines(), self.g.ledger_columns());
         let per = (lines / cols).max(1);
         let col_w = (r.w - 24.0) / cols as f32;
-        let shown = pick(&res.writes, res.first_lost.as_ref(), lines);
+        // More writes than lines: the first line counts those not shown.
+        let total = (res.accepted + res.rejected) as usize;
+        let more = total > lines && lines >= 2;
+        let shown = pick(
+            &res.writes,
+            res.first_lost.as_ref(),
+            lines - usize::from(more),
+        );
+        if more {
+            let n = total - shown.len();
+            let t = self.label(
+                "res:more".into(),
+                r.x + 12.0,
+                r.y + big as f32 + 14.0 + self.g.line_h * 0.75,
+                self.g.ty.small,
+                Anchor::Start,
+                &self.say(
+                    format!("+{n} earlier writes"),
+                    format!("另有 {n} 次更早的写入"),
+                ),
+                col_w - 12.0,
+                "ls-ledger",
+            );
+            t.fill = Some(MUTED);
+        }
         for (n, (i, struck)) in shown.into_iter().enumerate() {
+            let n = n + usize::from(more);
             let (col, row) = (n / per, n % per);
             let y = r.y + big as f32 + 14.0 + self.g.line_h * (row as f32 + 0.75);
             self.ledger_line(
