@@ -7,6 +7,7 @@
 
 mod badges;
 mod cards;
+mod chips;
 mod fit;
 mod ghosts;
 mod lost;

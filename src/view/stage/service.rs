@@ -1,14 +1,14 @@
 //! The lock service's box: its name and clock in its own words, group headers (a lock
 //! directory, the Redis replica with its lag), and each entry in its planned row — owner
-//! colour, name with the sequence number bold and a protection prefix kept readable, and chips
-//! for the owner, READ/WRITE, an orphan, a row lock with its waiters, an expiry — then the
-//! ghosts of deleted entries and the nodes that are watched but do not exist.
+//! colour, name with the sequence number bold and a protection prefix kept readable, and its
+//! chips (`chips.rs`) — then the ghosts of deleted entries and the nodes that are watched but
+//! do not exist.
 
 use super::{fit_mid, Builder};
 use crate::services::Lifetime;
 use crate::view::entries::EntryRow;
 use crate::view::geometry::Type;
-use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
+use crate::view::palette::{self, INK, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
 impl Builder<'_> {
@@ -204,167 +204,6 @@ impl Builder<'_> {
         }
     }
 
-    /// Chips right-aligned from `right`, most important first; returns where they end.
-    fn chips(&mut self, r: &EntryRow, right: f32, cy: f32, most: f32) -> f32 {
-        let size = self.g.ty.small;
-        let k = format!("e:{}", r.id);
-        // A phone's narrow rows give the chips (the lesson's words) all but the sequence number.
-        let share = if self.g.w < 500.0 { 1.0 } else { 0.55 };
-        let room = ((right - self.g.service.x) * share).min(most);
-        // Gathered in order of importance, then placed from the right.
-        let mut list: Vec<Chip> = Vec::new();
-        let mut add = |_: &mut Self,
-                       key: &'static str,
-                       word: String,
-                       fill: &'static str,
-                       ink: &'static str,
-                       evidence: Option<&'static str>| {
-            list.push((key, word, fill, ink, evidence))
-        };
-        if let Some(o) = r.owner {
-            // A reentrant holder's count on its own node (×1, ×2: what its release undoes).
-            let count = self.f.clients.get(o).filter(|c| {
-                c.counts && c.believes && c.hold_count > 0 && c.node.as_deref() == Some(&r.id)
-            });
-            let word = match count {
-                Some(c) => format!("C{} ×{}", o + 1, c.hold_count),
-                None => format!("C{}", o + 1),
-            };
-            let evidence = count.filter(|c| c.hold_count > 1).map(|_| "reentrant");
-            add(
-                self,
-                "owner",
-                word,
-                palette::client_colour(o),
-                palette::client_text(o),
-                evidence,
-            );
-        }
-        if self
-            .f
-            .clients
-            .iter()
-            .any(|c| c.found && c.node.as_deref() == Some(&r.id))
-        {
-            add(
-                self,
-                "found",
-                match self.g.w < 500.0 {
-                    true => "GUID ✓".to_string(),
-                    false => self.say("found by its GUID ✓", "凭 GUID 找回 ✓"),
-                },
-                "#e3f4e8",
-                OK,
-                Some("adopted"),
-            );
-        }
-        if let Some(m) = r.mode() {
-            let (fill, ink) = if m == "WRITE" {
-                (INK, "#ffffff")
-            } else {
-                ("#ffffff", INK)
-            };
-            add(self, "mode", m.to_string(), fill, ink, Some("read-write"));
-        }
-        if r.orphan {
-            add(
-                self,
-                "orphan",
-                self.say("orphan", "孤儿节点"),
-                VIOLATION,
-                "#ffffff",
-                Some("orphan"),
-            );
-        }
-        if let Some((holder, waiting)) = r.entry.row_lock() {
-            let mut w = self.say(
-                format!("row lock C{}", holder + 1),
-                format!("行锁 C{}", holder + 1),
-            );
-            if !waiting.is_empty() {
-                let names: Vec<String> = waiting.iter().map(|c| format!("C{}", c + 1)).collect();
-                w = self.say(
-                    format!("{w} · waiting {}", names.join(" ")),
-                    format!("{w} · 等待 {}", names.join(" ")),
-                );
-            }
-            add(
-                self,
-                "rowlock",
-                w,
-                "#fff4d6",
-                INK,
-                Some(if waiting.is_empty() {
-                    "row-lock"
-                } else {
-                    "row-lock row-waiters"
-                }),
-            );
-        }
-        match r.lifetime() {
-            Lifetime::Expiring(Some(ms)) => {
-                let w = self.ttl(ms);
-                add(self, "ttl", w, "#e8f0fe", INK, Some("ttl"))
-            }
-            Lifetime::Persistent if r.owner.is_some() => {
-                if let Some([en, zh]) = r.entry.no_expiry() {
-                    let mut w = self.say(en, zh);
-                    // A phone keeps the words, not the reply code ("no TTL (-1)" → "no TTL").
-                    if self.g.w < 500.0 {
-                        w = w.split(" (").next().unwrap_or(&w).to_string();
-                    }
-                    add(self, "ttl", w, VIOLATION, "#ffffff", Some("ttl-none"))
-                }
-            }
-            Lifetime::Container => add(
-                self,
-                "life",
-                self.say("container", "容器"),
-                "#ffffff",
-                MUTED,
-                None,
-            ),
-            _ => {}
-        }
-        if let Some((k2, v)) = r.entry.stamp() {
-            add(
-                self,
-                "stamp",
-                format!("{k2} {}", stamp_text(v)),
-                "#ffffff",
-                MUTED,
-                None,
-            );
-        }
-        // On a phone the owner (its stripe's colour says it) yields to the lesson's chips.
-        if self.g.w < 500.0
-            && list
-                .first()
-                .is_some_and(|c| c.0 == "owner" && c.4.is_none())
-        {
-            list.rotate_left(1);
-        }
-        let mut x = right;
-        for (key, word, fill, ink, evidence) in list {
-            // Once one does not fit, none after it does (a short chip must not take the place
-            // of the one that carries the lesson).
-            if right - x + Type::width(&word, size, false) + 14.0 > room {
-                break;
-            }
-            x = self.chip(
-                &format!("{k}:{key}"),
-                x,
-                cy,
-                size,
-                &word,
-                fill,
-                ink,
-                evidence,
-            ) - 4.0;
-        }
-        x
-    }
-
     fn tip(&self, r: &EntryRow) -> String {
         let fields: Vec<String> = r
             .fields()
@@ -391,12 +230,3 @@ fn least_seq(seq: &str) -> String {
     let keep = (seq.len() - zeros).max(4).min(seq.len());
     seq[seq.len() - keep..].to_string()
 }
-
-/// An entry's chip: key, word, fill, ink and evidence.
-type Chip = (
-    &'static str,
-    String,
-    &'static str,
-    &'static str,
-    Option<&'static str>,
-);
