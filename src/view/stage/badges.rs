@@ -200,10 +200,12 @@ impl Builder<'_> {
             .is_some_and(|x| self.f.step < x.step + GHOST_STEPS);
         for badge in self.badge_list() {
             let bold = if badge.alarm { 1.1 } else { 1.0 };
-            let w = Type::width(&badge.text, small, false) * bold + 18.0;
-            if x + w > end {
+            // Short of room a badge keeps its first segments ("stuck: C2 C3 wait").
+            let room = (end - x - 18.0) / bold;
+            let Some(text) = super::fit_forms(&[badge.text.as_str()], small, room) else {
                 continue;
-            }
+            };
+            let w = Type::width(&text, small, false) * bold + 18.0;
             let (fill, ink) = match (badge.alarm, badge.key) {
                 (true, _) => (VIOLATION, "#ffffff"),
                 (false, "firing") if recent => ("#1d2330", "#ffffff"),
@@ -230,7 +232,7 @@ impl Builder<'_> {
                 b.mid_y() + small as f32 * 0.36,
                 small,
                 Anchor::Start,
-                vec![(badge.text, badge.alarm)],
+                vec![(text, badge.alarm)],
                 false,
                 "ls-badge__t",
             );
