@@ -7,7 +7,6 @@ use super::service::stamp_text;
 use super::Builder;
 use crate::services::Lifetime;
 use crate::view::entries::EntryRow;
-use crate::view::geometry::Type;
 use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
 
 impl Builder<'_> {
@@ -153,11 +152,12 @@ impl Builder<'_> {
         }
         let mut x = right;
         for (key, word, fill, ink, evidence) in list {
-            // Once one does not fit, none after it does (a short chip must not take the place
-            // of the one that carries the lesson).
-            if right - x + Type::width(&word, size, false) + 14.0 > room {
+            // A chip short of room keeps its first segments ("row lock C1 · waiting C2" →
+            // "row lock C1"); once one does not fit at all, none after it does (a short chip
+            // must not take the place of the one that carries the lesson).
+            let Some(word) = super::fit_forms(&[word], size, room - (right - x) - 14.0) else {
                 break;
-            }
+            };
             x = self.chip(
                 &format!("{k}:{key}"),
                 x,
