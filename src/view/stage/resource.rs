@@ -6,6 +6,7 @@
 
 use super::Builder;
 use crate::sim::resource::WriteRecord;
+use crate::view::geometry::Rect;
 use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
@@ -152,20 +153,11 @@ impl Builder<'_> {
         );
         if more {
             let n = total - shown.len();
-            let t = self.label(
-                "res:more".into(),
-                r.x + 12.0,
-                r.y + big as f32 + 14.0 + self.g.line_h * 0.75,
-                self.g.ty.small,
-                Anchor::Start,
-                &self.say(
-                    format!("+{n} earlier writes"),
-                    format!("另有 {n} 次更早的写入"),
-                ),
-                col_w - 12.0,
-                "ls-ledger",
+            let text = self.say(
+                format!("+{n} earlier writes"),
+                format!("另有 {n} 次更早的写入"),
             );
-            t.fill = Some(MUTED);
+            self.ledger_note("res:more", r, text, col_w - 12.0);
         }
         for (n, (i, struck)) in shown.into_iter().enumerate() {
             let n = n + usize::from(more);
@@ -180,17 +172,8 @@ impl Builder<'_> {
             );
         }
         if res.writes.is_empty() {
-            let t = self.label(
-                "res:empty".into(),
-                r.x + 12.0,
-                r.y + big as f32 + 14.0 + self.g.line_h * 0.75,
-                self.g.ty.small,
-                Anchor::Start,
-                &self.say("no writes yet", "还没有写入"),
-                r.w - 24.0,
-                "ls-ledger",
-            );
-            t.fill = Some(MUTED);
+            let text = self.say("no writes yet", "还没有写入");
+            self.ledger_note("res:empty", r, text, r.w - 24.0);
         }
     }
 
@@ -223,6 +206,23 @@ impl Builder<'_> {
                 format!("计数器 = {v}：丢失了一次更新"),
             ),
         }
+    }
+
+    /// A muted note on the ledger's first line ("no writes yet", "+7 earlier writes").
+    fn ledger_note(&mut self, key: &str, r: Rect, text: String, max: f32) {
+        let y = r.y + self.g.ty.big as f32 + 14.0 + self.g.line_h * 0.75;
+        let small = self.g.ty.small;
+        let t = self.label(
+            key.into(),
+            r.x + 12.0,
+            y,
+            small,
+            Anchor::Start,
+            &text,
+            max,
+            "ls-ledger",
+        );
+        t.fill = Some(MUTED);
     }
 
     fn ledger_line(&mut self, w: &WriteRecord, struck: bool, x: f32, y: f32, max: f32) {
