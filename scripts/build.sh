@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the deployable site into dist/: the lean first bundle (index.html: ZooKeeper only,
-# under the 300 KB budget) and the full bundle (full.html: plus Redis, etcd, SQL, compare mode
-# and the requirements matrix), which the lean page hands over to when asked. Release builds,
+# a standalone server) and the full bundle (full.html: plus Redis, etcd, SQL, compare mode
+# and the requirements matrix), which the lean page hands over to when asked, then the lean
+# page's posters (scripts/posters.mjs). Release builds,
 # by scripts/bundle.mjs (what `trunk build` does, from the same pages, without compiling Trunk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +10,11 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 rm -rf dist
 node scripts/bundle.mjs index.html dist
 node scripts/bundle.mjs full.html dist --as full.html
+# Posters of the lean page's first paints (issue 22), taken in headless Chromium; without a
+# Chromium the site works as before, only without them.
+if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  node scripts/posters.mjs dist
+else
+  echo "posters: skipped (no Chromium at ${CHROMIUM:-/usr/bin/chromium}; scripts/setup.sh test installs it)"
+fi
 ls -l dist/*.wasm

@@ -129,6 +129,12 @@ async function asset(tag, out, release) {
       const type = a.type ? ` type="${a.type}"` : '';
       return `<link rel="icon" href="./${name}"${type} integrity="${sri(bytes)}">`;
     }
+    case 'inline': {
+      // As Trunk's inline pipeline: the file's text in place (left as written: the poster
+      // loader's `var P = {};` is where scripts/posters.mjs writes its list).
+      if ((a.type ?? ext.slice(1)) !== 'js') throw new Error(`bundle: inline ${a.href}: only js is supported`);
+      return `<script>\n${fs.readFileSync(source, 'utf8')}</script>`;
+    }
     case 'copy-dir':
       copyDir(source, path.join(out, path.basename(source)));
       return '';

@@ -193,6 +193,21 @@ pub fn mark_started() {
         let _ = root.set_attribute("data-started", "1");
     }
     if let Some(boot) = doc.get_element_by_id("ls-boot") {
+        if boot.class_list().contains("ls-boot--poster") {
+            // The poster stays over the app until the stage draws (or, whatever happens, 3 s).
+            leptos::prelude::set_timeout(drop_poster, std::time::Duration::from_secs(3));
+        } else {
+            boot.remove();
+        }
+    }
+}
+
+/// Takes away the poster index.html's loader showed (the first paint stored by
+/// scripts/posters.mjs): the live stage has drawn beneath it, in this same task, so the next
+/// paint shows the live page where the poster was.
+pub fn drop_poster() {
+    let doc = window().and_then(|w| w.document());
+    if let Some(boot) = doc.and_then(|d| d.get_element_by_id("ls-boot")) {
         boot.remove();
     }
 }

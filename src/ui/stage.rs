@@ -59,6 +59,7 @@ pub fn Stage() -> impl IntoView {
                 drawn.set_value(Some(to));
             }
         }
+        browser::drop_poster();
     });
     let click = move |ev: leptos::ev::MouseEvent| {
         let Some(target) = ev

@@ -1,0 +1,140 @@
+// Posters (issue 22): the first paint of the lean page and of its embed links, written into the
+// built site so that a reader sees the drawing before the WebAssembly has arrived.
+//
+//   node scripts/posters.mjs [DIST]        (scripts/build.sh runs it after bundling)
+//
+// For each page (index.html: its own presets; full.html: every preset): the bare address (a
+// first visit) at common desktop sizes, and an embed link of every key frame (800×500 and
+// 640×400), in English and Chinese. It opens the built page in headless Chromium, waits for the
+// app's first paint and stores the app's markup as DIST/posters/[full/]<mode>-<key>-<lang>-
+// <W>x<H>.html (the live DOM as the app drew it, not a re-rendering: the poster is the first
+// paint by construction). The list goes into the page's loader (boot/poster.js, `var P = {}`),
+// which fetches the one a link asks for and shows it until the live stage draws
+// (ui/browser.rs drop_poster takes it away).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serveDist } from '../tests/e2e/harness.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+const PAGE_SIZES = ['1440x900', '1920x1080', '1536x864', '1366x768', '1280x720'];
+const EMBED_SIZES = ['800x500', '640x400'];
+const LANGS = { en: 'en-US', zh: 'zh-CN' };
+
+/** In the page: the app's markup once its first paint has settled, ready to be a poster. */
+function snapshot() {
+  const app = document.querySelector('.ls-app');
+  const copy = app.cloneNode(true);
+  const live = app.querySelectorAll('select, input, textarea, *');
+  const dead = copy.querySelectorAll('select, input, textarea, *');
+  // Form state and scroll positions live in properties, not in the markup: write them down.
+  live.forEach((el, i) => {
+    const d = dead[i];
+    if (el instanceof HTMLSelectElement) {
+      [...d.options].forEach((o, j) => o.toggleAttribute('selected', j === el.selectedIndex));
+    } else if (el instanceof HTMLInputElement) {
+      if (el.type === 'checkbox' || el.type === 'radio') d.toggleAttribute('checked', el.checked);
+      else d.setAttribute('value', el.value);
+    } else if (el instanceof HTMLTextAreaElement) {
+      d.textContent = el.value;
+    }
+    if (el.scrollTop || el.scrollLeft) d.setAttribute('data-poster-scroll', `${el.scrollLeft},${el.scrollTop}`);
+  });
+  // The live app mounts under the poster: no ids or form names that could be taken for its own.
+  copy.querySelectorAll('[id]').forEach((e) => e.removeAttribute('id'));
+  copy.querySelectorAll('[name]').forEach((e) => e.removeAttribute('name'));
+  copy.querySelectorAll('script').forEach((e) => e.remove());
+  copy.setAttribute('aria-hidden', 'true');
+  copy.setAttribute('inert', '');
+  return copy.outerHTML;
+}
+
+/** Waits until the stage has drawn and the app's markup stays the same for three frames. */
+async function settled(page) {
+  await page.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  await page.evaluate(() => new Promise((done) => {
+    let last = '';
+    let same = 0;
+    const tick = () => {
+      const now = document.querySelector('.ls-app').innerHTML;
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 3) done(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
+}
+
+/** Every poster of `page` (index.html, full.html): [mode, key, query]. */
+async function targets(context, url, page) {
+  const tab = await context.newPage();
+  await tab.setViewportSize({ width: 1440, height: 900 });
+  await tab.goto(`${url}${page}?preset=queue`);
+  await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  // The lean page serves its own presets (the first options); the rest (an optgroup) hand
+  // over to full.html, which serves them all.
+  const which = page === 'index.html' ? '#ls-preset > option:not([disabled])' : '#ls-preset option:not([disabled])';
+  const ids = await tab.locator(which).evaluateAll((os) => os.map((o) => o.value));
+  const out = [['p', 'home', '']];
+  for (const id of ids) {
+    await tab.goto(`${url}${page}?preset=${id}`);
+    await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+    const steps = await tab.locator('.ls-timeline .ls-mark').evaluateAll((els) => els.map((e) => Number(e.dataset.step)));
+    for (const s of new Set(steps)) out.push(['e', `${id}.${s}`, `?preset=${id}&at=${s}&embed=1`]);
+  }
+  await tab.close();
+  return out;
+}
+
+/** Takes `page`'s posters into `dir`; returns the loader's list and the bytes written. */
+async function posters(browser, url, page, dir) {
+  const probe = await browser.newContext();
+  const list = await targets(probe, url, page);
+  await probe.close();
+  fs.mkdirSync(dir, { recursive: true });
+  let bytes = 0;
+  for (const [lang, locale] of Object.entries(LANGS)) {
+    // A context per language: the bare address takes its language from the browser's.
+    const context = await browser.newContext({ locale, reducedMotion: 'reduce' });
+    const tab = await context.newPage();
+    for (const [mode, key, query] of list) {
+      for (const size of mode === 'p' ? PAGE_SIZES : EMBED_SIZES) {
+        const [width, height] = size.split('x').map(Number);
+        await tab.setViewportSize({ width, height });
+        await tab.goto(`${url}${page}${query}`);
+        await settled(tab);
+        const html = await tab.evaluate(snapshot);
+        fs.writeFileSync(path.join(dir, `${mode}-${key}-${lang}-${size}.html`), html);
+        bytes += html.length;
+      }
+    }
+    await context.close();
+  }
+  return { list, bytes };
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`no ${dist}/index.html: build first`);
+  const srv = await serveDist({ dir: dist });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'] });
+  fs.rmSync(path.join(dist, 'posters'), { recursive: true, force: true });
+  for (const [page, sub] of [['index.html', 'posters/'], ['full.html', 'posters/full/']]) {
+    const file = path.join(dist, page);
+    if (!fs.existsSync(file)) continue;
+    const started = Date.now();
+    const { list, bytes } = await posters(browser, srv.url, page, path.join(dist, sub));
+    const index = { d: sub, s: { p: PAGE_SIZES, e: EMBED_SIZES }, k: list.map(([mode, key]) => `${mode}:${key}`) };
+    const html = fs.readFileSync(file, 'utf8');
+    if (!html.includes('var P = {};')) throw new Error(`${page} has no poster loader (var P = {};)`);
+    fs.writeFileSync(file, html.replace('var P = {};', `var P = ${JSON.stringify(index)};`));
+    const n = list.reduce((a, [mode]) => a + (mode === 'p' ? PAGE_SIZES : EMBED_SIZES).length, 0) * 2;
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`posters: ${n} of ${page} in dist/${sub} (${(bytes / 1e6).toFixed(1)} MB) in ${secs} s`);
+  }
+  await browser.close();
+  srv.close();
+}
+
+await main();

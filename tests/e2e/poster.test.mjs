@@ -1,0 +1,136 @@
+// Posters (issue 22): before the WebAssembly arrives, the bare address and an embed link of a key
+// frame show the first paint scripts/posters.mjs stored; it matches the live page's first paint
+// pixel for pixel (a small tolerance), and the swap leaves no frame without a drawing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serveDist, DIST, screenshotOnFailure } from './harness.mjs';
+
+let srv; let browser;
+before(async () => {
+  srv = await serveDist();
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'] });
+});
+after(async () => { await browser?.close(); srv?.close(); });
+
+/** The posters a page lists (scripts/posters.mjs writes the list into its loader). */
+function listed(page) {
+  const m = fs.readFileSync(path.join(DIST, page), 'utf8').match(/var P = (\{.*?\});/);
+  return m ? JSON.parse(m[1]).k ?? [] : [];
+}
+
+/**
+ * Opens `query` with the WebAssembly held back: returns the page once the poster shows, and
+ * `release()`, which lets the module load and resolves once the poster has been taken away.
+ * Every animation frame records whether a poster and a drawn live stage were on the page.
+ */
+async function held(query, { width, height, locale }) {
+  const context = await browser.newContext({ viewport: { width, height }, locale, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  let open;
+  const gate = new Promise((ok) => { open = ok; });
+  await page.route(/_bg\.wasm$/, async (route) => { await gate; await route.continue(); });
+  await page.addInitScript(() => {
+    window.__frames = [];
+    const look = () => {
+      const poster = !!document.querySelector('.ls-boot--poster .ls-stage text');
+      const live = !!document.querySelector('#ls-stage text');
+      window.__frames.push([poster, live]);
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await page.goto(`${srv.url}${query}`);
+  await page.locator('.ls-boot--poster .ls-stage text').first().waitFor({ timeout: 15000 });
+  const release = async () => {
+    open();
+    await page.waitForFunction(() => !document.getElementById('ls-boot') && document.querySelector('#ls-stage text'),
+      null, { polling: 'raf', timeout: 30000 });
+  };
+  return { page, context, release };
+}
+
+/** Share of pixels that differ by more than a faint anti-aliasing step between two PNGs. */
+async function difference(page, a, b) {
+  return page.evaluate(async ([x, y]) => {
+    const load = async (b64) => createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const [p, q] = [await load(x), await load(y)];
+    if (p.width !== q.width || p.height !== q.height) return 1;
+    const px = (img) => {
+      const c = new OffscreenCanvas(img.width, img.height);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      return g.getImageData(0, 0, img.width, img.height).data;
+    };
+    const [d, e] = [px(p), px(q)];
+    let off = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.max(Math.abs(d[i] - e[i]), Math.abs(d[i + 1] - e[i + 1]), Math.abs(d[i + 2] - e[i + 2])) > 40) off += 1;
+    }
+    return off / (d.length / 4);
+  }, [a.toString('base64'), b.toString('base64')]);
+}
+
+const CASES = [
+  ['the bare address at 1440×900 (English)', '', { width: 1440, height: 900, locale: 'en-US' }],
+  ['the bare address at 1440×900 (Chinese browser)', '', { width: 1440, height: 900, locale: 'zh-CN' }],
+  ['an embed link at a key frame at 800×500 (lang=zh)', '?preset=holder-crash&at=40&embed=1&lang=zh', { width: 800, height: 500, locale: 'en-US' }],
+  ['an embed link at a key frame at 800×500 (English)', '?preset=herd&at=36&embed=1', { width: 800, height: 500, locale: 'en-US' }],
+  ['an embed link at a key frame at 640×400', '?preset=gc-pause&at=31&embed=1&lang=en', { width: 640, height: 400, locale: 'en-US' }],
+  ['the full page: an ensemble embed at 800×500', 'full.html?preset=zk-leader-crash&at=127&embed=1&lang=zh', { width: 800, height: 500, locale: 'en-US' }],
+  ['the full page: a Redis failover embed at 640×400', 'full.html?preset=redis-failover&at=21&embed=1', { width: 640, height: 400, locale: 'zh-CN' }],
+  ['the full page: its bare address at 1440×900', 'full.html', { width: 1440, height: 900, locale: 'en-US' }],
+];
+
+for (const [name, query, size] of CASES) {
+  test(`${name}: the poster shows before the WebAssembly and matches the live first paint`, async () => {
+    const [file, search] = query.startsWith('full.html') ? ['full.html', query.slice(9)] : ['index.html', query];
+    const q = new URLSearchParams(search);
+    const key = search ? `e:${q.get('preset')}.${q.get('at')}` : 'p:home';
+    assert.ok(listed(file).includes(key), `dist/${file} lists no poster ${key}: scripts/posters.mjs did not run?`);
+    const { page, context, release } = await held(query, size);
+    try {
+      const poster = await page.screenshot();
+      const box = await page.locator('.ls-boot--poster svg.ls-stage').boundingBox();
+      await release();
+      const live = await page.screenshot();
+      assert.deepEqual(await page.locator('#ls-stage').boundingBox(), box, 'the live stage is where the poster drew it');
+      const off = await difference(page, poster, live);
+      // POSTER_SHOTS=1 keeps both screenshots in /tmp, to look at.
+      if (process.env.POSTER_SHOTS) { const f = `/tmp/poster-${name.replace(/\W+/g, '_')}`; fs.writeFileSync(`${f}-a.png`, poster); fs.writeFileSync(`${f}-b.png`, live); console.log(name, off); }
+      assert.ok(off < 0.003, `${(off * 100).toFixed(2)} % of the pixels differ between the poster and the live page`);
+      // From the poster's first frame on, every frame showed a drawing (poster or live).
+      const frames = await page.evaluate(() => window.__frames);
+      const first = frames.findIndex(([p]) => p);
+      assert.ok(first >= 0);
+      const blank = frames.slice(first).filter(([p, l]) => !p && !l).length;
+      assert.equal(blank, 0, `${blank} frames without a drawing during the swap`);
+    } catch (e) {
+      await screenshotOnFailure(page, `poster ${name}`);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('a link without a stored poster, or with other parameters, loads as before and asks for none', async () => {
+  const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
+  const page = await context.newPage();
+  const asked = [];
+  const errors = [];
+  page.on('request', (r) => { if (r.url().includes('/posters/')) asked.push(r.url()); });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  for (const q of ['?preset=herd&at=35&embed=1', '?preset=herd&at=36&embed=1&speed=2', '?preset=%3Cx%3E&at=1e999&embed=1',
+    '?lang=fr']) {
+    await page.goto(`${srv.url}${q}`);
+    await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
+    assert.equal(await page.locator('#ls-boot').count(), 0, q);
+  }
+  assert.deepEqual(asked, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
