@@ -1,16 +1,18 @@
 // Poster loader (issue 22), inlined into index.html and full.html by Trunk and scripts/bundle.mjs
 // (<link data-trunk rel="inline">). The built site (scripts/posters.mjs) lists in P the first
-// paints it has stored for this page: of the bare address and of embed links at key frames. The
+// paints it has stored for this page: of the bare address and of embed links at key frames and
+// of the course's chapters (`learn`). The
 // one a link asks for is shown until the live stage draws (ui/browser.rs drop_poster), so a reader
 // sees the drawing before the WebAssembly arrives. Under `trunk serve` P stays empty: no poster.
 (function () {
   var P = {};
   try {
     var q = new URLSearchParams(location.search), known = true;
-    q.forEach(function (v, k) { if (['preset', 'at', 'embed', 'lang'].indexOf(k) < 0) known = false; });
+    q.forEach(function (v, k) { if (['preset', 'at', 'embed', 'lang', 'learn'].indexOf(k) < 0) known = false; });
     var lang = q.get('lang') || (/^zh/i.test(navigator.language || '') ? 'zh' : 'en');
     var mode = q.get('embed') === '1' ? 'e' : 'p';
     var key = q.get('preset') === null && q.get('at') === null ? 'home' : q.get('preset') + '.' + q.get('at');
+    if (q.get('learn') !== null) key += '~' + q.get('learn');
     if (!known || !P.k || P.k.indexOf(mode + ':' + key) < 0 || (lang !== 'en' && lang !== 'zh')) return;
     // The stored size nearest the window's (a stage drawn for another size is scaled).
     var w = innerWidth, h = innerHeight, best = null, off = 1 / 0;

@@ -4,8 +4,8 @@
 //   node scripts/posters.mjs [DIST]        (scripts/build.sh runs it after bundling)
 //
 // For each page (index.html: its own presets; full.html: every preset): the bare address (a
-// first visit) at common desktop sizes, and an embed link of every key frame (800×500 and
-// 640×400), in English and Chinese. It opens the built page in headless Chromium, waits for the
+// first visit) at common desktop sizes, and an embed link of every key frame and of every
+// course chapter (800×500 and 640×400), in English and Chinese. It opens the built page in headless Chromium, waits for the
 // app's first paint and stores the app's markup as DIST/posters/[full/]<mode>-<key>-<lang>-
 // <W>x<H>.html (the live DOM as the app drew it, not a re-rendering: the poster is the first
 // paint by construction). The list goes into the page's loader (boot/poster.js, `var P = {}`),
@@ -83,6 +83,25 @@ async function targets(context, url, page) {
     const steps = await tab.locator('.ls-timeline .ls-mark').evaluateAll((els) => els.map((e) => Number(e.dataset.step)));
     for (const s of new Set(steps)) out.push(['e', `${id}.${s}`, `?preset=${id}&at=${s}&embed=1`]);
   }
+  // The course's chapters, embedded as the Embed button links them (at their start).
+  await tab.goto(`${url}${page}?learn=`);
+  await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  const course = tab.locator('#ls-tab-course');
+  if ((await course.getAttribute('aria-selected')) !== 'true') await course.click();
+  await tab.locator('button[data-chapter]').first().waitFor({ timeout: 30000 });
+  const chapters = await tab.locator('button[data-chapter]').evaluateAll((els) => els.map((e) => e.dataset.chapter));
+  for (const ch of chapters) {
+    await tab.goto(`${url}${page}?learn=${ch}`);
+    await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+    const handed = page === 'index.html' && new URL(tab.url()).pathname.endsWith('full.html');
+    const preset = await tab.locator('#ls-preset').inputValue();
+    if (handed || !preset || preset === 'custom') continue; // the full page's chapter, or one without a run
+    // A chapter without a stage in its embed (the matrix, the search) has no drawing to show.
+    const query = `?preset=${preset}&at=0&embed=1&learn=${ch}`;
+    await tab.goto(`${url}${page}${query}`);
+    const drawn = await tab.locator('#ls-stage text').first().waitFor({ timeout: 10000 }).then(() => true, () => false);
+    if (drawn) out.push(['e', `${preset}.0~${ch}`, query]);
+  }
   await tab.close();
   return out;
 }
@@ -103,7 +122,7 @@ async function posters(browser, url, page, dir) {
         const [width, height] = size.split('x').map(Number);
         await tab.setViewportSize({ width, height });
         await tab.goto(`${url}${page}${query}`);
-        await settled(tab);
+        await settled(tab).catch((e) => { throw new Error(`${page}${query} at ${size} (${lang}): ${e.message}`); });
         const html = await tab.evaluate(snapshot);
         fs.writeFileSync(path.join(dir, `${mode}-${key}-${lang}-${size}.html`), html);
         bytes += html.length;

@@ -14,6 +14,15 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
+/// The page address's fragment without its `#` (the lean page hands "animation" over).
+pub fn hash() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+        .trim_start_matches('#')
+        .to_string()
+}
+
 /// The page address without its query.
 pub fn base_url() -> String {
     let Some(loc) = window().map(|w| w.location()) else {

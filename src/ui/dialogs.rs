@@ -14,6 +14,19 @@ fn open_compare(app: App) {
     app.compare(Some(app.default_columns()));
 }
 
+/// The animated export (the lean bundle hands over to the full one, which opens it).
+fn open_anim(app: App) {
+    if !FULL {
+        return browser::go_full(&format!("{}#animation", url_query(app)));
+    }
+    app.playing.set(false);
+    app.anim.set(true);
+}
+
+fn url_query(app: App) -> String {
+    crate::view::url::to_query(&app.url_state())
+}
+
 /// The matrix (the lean bundle hands over to the full one for it).
 fn open_matrix(app: App) {
     if !FULL {
@@ -102,6 +115,7 @@ pub fn Tools() -> impl IntoView {
                 <summary id="ls-more">{tr(app, "ui.more")}</summary>
                 <div class="ls-more__menu">
                     <button id="ls-export-svg" on:click=export_svg>{tr(app, "ui.export_svg")}</button>
+                    <button id="ls-export-anim" on:click=move |_| open_anim(app)>{tr(app, "ui.export_anim")}</button>
                     <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
                     <label class="ls-file">{tr(app, "ui.import")}
                         <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>

@@ -3,6 +3,8 @@
 //! stage is the page: a top bar, the stage with its caption, transport and timeline, and a
 //! drawer of panels that can be closed. An embed is the stage, caption and transport only.
 
+#[cfg(feature = "services")]
+mod anim;
 mod browser;
 mod controls;
 mod course;
@@ -59,6 +61,9 @@ fn Root() -> impl IntoView {
         app.open_matrix();
     } else if !compare.is_empty() {
         app.compare(Some(compare));
+    }
+    if state::FULL && browser::hash() == "animation" {
+        app.anim.set(true);
     }
     autoplay(app);
     app.sync_url();
@@ -195,10 +200,10 @@ fn Drawer() -> impl IntoView {
     }
 }
 
-/// The full bundle's extra panels: the requirements matrix and compare mode.
+/// The full bundle's extra panels: the requirements matrix, compare mode, the animated export.
 fn extras() -> impl IntoView {
     #[cfg(feature = "services")]
-    return view! { <matrix::MatrixDialog/><compare::ComparePanel/> };
+    return view! { <matrix::MatrixDialog/><compare::ComparePanel/><anim::AnimDialog/> };
 }
 
 #[component]

@@ -79,6 +79,8 @@ pub struct App {
     pub embed: bool,
     pub lang_from_url: RwSignal<bool>,
     pub help: RwSignal<bool>,
+    /// The "Export animation" dialog is open (full bundle).
+    pub anim: RwSignal<bool>,
     pub dialog: RwSignal<Option<String>>,
     /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
@@ -165,6 +167,7 @@ impl App {
             embed: st.embed,
             lang_from_url: RwSignal::new(st.lang.is_some()),
             help: RwSignal::new(false),
+            anim: RwSignal::new(false),
             dialog: RwSignal::new(None),
             draft,
             // Compare mode and the matrix open once the page shows (heavy; see `busy`).

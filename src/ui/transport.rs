@@ -9,27 +9,12 @@ use super::tr;
 use crate::sim::moments::Kind;
 use crate::view::i18n::t;
 
-/// The caption's two parts: the key frame's caption (or, before the first step, the preset's
-/// title) and what the step did, unless the key caption already says it (a fault).
+/// The caption's two parts at the current frame (view::caption::parts).
 pub(super) fn caption_parts(app: App) -> (String, Option<String>) {
     let lang = app.lang.get();
-    let key = if let Some(title) = app
-        .frame
-        .with(|f| f.step == 0)
-        .then(|| crate::sim::presets::find(&app.preset.get()).map(|p| p.title(lang)))
-        .flatten()
-    {
-        title.to_string()
-    } else {
-        app.moments_here()
-            .iter()
-            .map(|m| m.caption(lang))
-            .collect::<Vec<_>>()
-            .join(sentences(lang))
-    };
-    let now = app.frame.with(|f| f.narration.clone()).to_string();
-    let now = (!key.contains(&now)).then_some(now);
-    (key, now)
+    let here = app.moments_here();
+    app.frame
+        .with(|f| crate::view::caption::parts(f.step, &app.preset.get(), &here, &f.narration, lang))
 }
 
 /// A key frame's caption (bold, when the frame is one) over what the step did.
@@ -131,7 +116,7 @@ fn Timeline() -> impl IntoView {
                     let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
                     let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
                     let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
-                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(sentences(lang));
+                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(crate::view::caption::gap(lang));
                     let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
                     let left = format!("left: {}%", crate::view::scene::fixed((step as f64 * 100.0 / n as f64).min(100.0), 2));
                     view! {
@@ -150,13 +135,5 @@ fn Timeline() -> impl IntoView {
                 aria-label=tr(app, "ui.scrubber")
                 on:input=move |ev| app.seek(event_target_value(&ev).parse().unwrap_or(0))/>
         </div>
-    }
-}
-
-/// What goes between two sentences: a space in English, nothing after a Chinese full stop.
-fn sentences(lang: crate::sim::Lang) -> &'static str {
-    match lang {
-        crate::sim::Lang::Zh => "",
-        _ => " ",
     }
 }

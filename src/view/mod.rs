@@ -2,6 +2,9 @@
 //! URL state and SVG export. No Leptos here, so all of it is unit-tested natively; `ui` only
 //! renders it.
 
+#[cfg(feature = "services")]
+pub mod anim;
+pub mod caption;
 pub mod compare;
 pub mod draw;
 pub mod embed;

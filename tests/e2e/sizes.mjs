@@ -1,6 +1,8 @@
 // What each page downloads (wasm + JS + CSS named in its HTML, raw and gzip -9, as a static host
 // serves it), and each bundle's budget: the ceiling the size test holds today, and the goal the
 // phone-network issue sets (lean 400 KB, full 520 KB). Lower a ceiling when you make room.
+// The full ceiling rose from 736,000 by the animated export (issue 23: its dialog ~12 KB, the
+// stills' drawing and the GIF encoder ~22 KB gzip), which the lean page hands over for.
 // Raised once: issue 20's whole-word labels and drawn evidence cost 9.6 KB (lean) and 9.6 KB (full).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 522_000, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 736_000, goal: 520_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 773_000, goal: 520_000 },
 };
 
 export function sizes(page) {

@@ -106,3 +106,31 @@ fn ten_clients_keep_their_names_and_states_in_a_640x400_embed() {
         }
     }
 }
+
+/// Every preset draws at every step (every 4th) in the small stages a course embed leaves
+/// (an ensemble's server boxes a few pixels high at 640×400 once panicked in `clamp`).
+#[test]
+fn every_preset_draws_in_the_smallest_course_embed_stages() {
+    for p in presets::all() {
+        let mut sim = Simulation::new(p.scenario());
+        sim.compute_ahead(2000, 200);
+        let plan = Plan::new(&sim);
+        for step in (0..=sim.len()).step_by(4) {
+            sim.seek(step);
+            let f = build(&sim, &plan, Lang::En);
+            for (w, h) in [(631, 195), (560, 182), (631, 150), (791, 240), (400, 120)] {
+                let r = std::panic::catch_unwind(|| {
+                    scene(
+                        &f,
+                        &Opts {
+                            w,
+                            h,
+                            lang: Lang::En,
+                        },
+                    )
+                });
+                assert!(r.is_ok(), "{} step {step} at {w}x{h} panicked", p.id);
+            }
+        }
+    }
+}

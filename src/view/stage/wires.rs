@@ -28,7 +28,15 @@ impl Builder<'_> {
         }
         let b = self.server_box(s);
         let margin = (b.h / 2.0).min(12.0);
-        ((x0, y), (x1, y.clamp(b.y + margin, b.bottom() - margin)))
+        // A box a few pixels high (an ensemble in a 640×400 course embed) leaves no range:
+        // its middle (clamp would panic on bounds crossed by rounding).
+        let (lo, hi) = (b.y + margin, b.bottom() - margin);
+        let end = if lo < hi {
+            y.clamp(lo, hi)
+        } else {
+            b.y + b.h / 2.0
+        };
+        ((x0, y), (x1, end))
     }
 
     /// The servers a client's wires run to: the one it talks to, or every one (Redlock).
