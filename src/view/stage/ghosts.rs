@@ -19,6 +19,11 @@ impl Builder<'_> {
             let own = self
                 .server_label(server)
                 .filter(|_| server > 0 && dir.is_empty());
+            // Rows too thin for a line of text (an ensemble in a 640×400 course embed) keep
+            // the servers' headers and drop the directories' (they would overlap the next box).
+            if own.is_none() && g.row_h < g.ty.small as f32 + 2.0 {
+                continue;
+            }
             let server = if own.is_some() { server } else { 0 };
             let (text, ink) = match own {
                 Some((label, down)) => (label, Self::server_ink(down)),
