@@ -194,7 +194,12 @@ impl Geometry {
             row_h
         };
         if !self.text_fits(row_h(self.service.h)) {
-            self.lend_ledger_lines();
+            self.lend_ledger_lines(res_least(self.ty.big as f32, self.line_h));
+        }
+        // Boxes too short even for their headers (five servers in a 640×400 course embed):
+        // the ledger keeps only its title line.
+        if base(self.service.h) < self.ty.big as f32 + 10.0 {
+            self.lend_ledger_lines(self.ty.big as f32 + 16.0);
         }
         let s = self.service;
         let box_h = base(s.h);
@@ -225,8 +230,8 @@ impl Geometry {
 
     /// Several servers whose rows would be too thin for words: the resource strip keeps two
     /// ledger lines and gives the rest of its height to the servers.
-    fn lend_ledger_lines(&mut self) {
-        let least = res_least(self.ty.big as f32, self.line_h);
+    /// Shrinks the ledger to `least` high, giving the service box the difference.
+    fn lend_ledger_lines(&mut self, least: f32) {
         let Some(r) = self.resource.as_mut().filter(|r| r.h > least) else {
             return;
         };

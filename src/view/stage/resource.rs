@@ -171,7 +171,7 @@ impl Builder<'_> {
                 col_w - 12.0,
             );
         }
-        if res.writes.is_empty() {
+        if res.writes.is_empty() && lines > 0 {
             let text = self.say("no writes yet", "还没有写入");
             self.ledger_note("res:empty", r, text, r.w - 24.0);
         }
