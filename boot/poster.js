@@ -38,8 +38,31 @@
           var xy = e.getAttribute('data-poster-scroll').split(',');
           e.scrollLeft = +xy[0]; e.scrollTop = +xy[1];
         });
+        queue(boot);
       };
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show); else show();
     }, function () {});
   } catch (e) { /* no poster: the page loads as before */ }
+
+  // A poster is a picture, but a reader may press its transport before the app is there: the
+  // press is kept (the button shows it) and given to the live button once the poster goes.
+  function queue(boot) {
+    var PRESSABLE = ['ls-first', 'ls-back', 'ls-play', 'ls-step', 'ls-last'];
+    var pressed = null;
+    boot.addEventListener('click', function (e) {
+      var b = e.target.closest && e.target.closest('[data-poster-id]');
+      var id = b && b.getAttribute('data-poster-id');
+      if (PRESSABLE.indexOf(id) < 0) return;
+      e.preventDefault();
+      if (pressed) pressed.classList.remove('ls-poster-pressed');
+      pressed = b;
+      b.classList.add('ls-poster-pressed');
+    });
+    new MutationObserver(function (records, obs) {
+      if (document.getElementById('ls-boot')) return;
+      obs.disconnect();
+      var live = pressed && document.getElementById(pressed.getAttribute('data-poster-id'));
+      if (live) live.click();
+    }).observe(document.body, { childList: true });
+  }
 })();

@@ -41,12 +41,13 @@ function snapshot() {
     }
     if (el.scrollTop || el.scrollLeft) d.setAttribute('data-poster-scroll', `${el.scrollLeft},${el.scrollTop}`);
   });
-  // The live app mounts under the poster: no ids or form names that could be taken for its own.
-  copy.querySelectorAll('[id]').forEach((e) => e.removeAttribute('id'));
+  // The live app mounts under the poster: no ids or form names that could be taken for its own
+  // (an id is kept as data-poster-id: boot/poster.js presses the live button a reader pressed).
+  copy.querySelectorAll('[id]').forEach((e) => { e.setAttribute('data-poster-id', e.id); e.removeAttribute('id'); });
   copy.querySelectorAll('[name]').forEach((e) => e.removeAttribute('name'));
   copy.querySelectorAll('script').forEach((e) => e.remove());
+  copy.querySelectorAll('button, a[href], input, select, textarea, summary').forEach((e) => e.setAttribute('tabindex', '-1'));
   copy.setAttribute('aria-hidden', 'true');
-  copy.setAttribute('inert', '');
   return copy.outerHTML;
 }
 

@@ -119,6 +119,24 @@ for (const [name, query, size] of CASES) {
   });
 }
 
+test('Step pressed on the poster before the WebAssembly arrives is done once the page is live', async () => {
+  const { page, context, release } = await held('?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
+  try {
+    const step = page.locator('.ls-boot--poster [data-poster-id="ls-step"]');
+    await step.click();
+    assert.ok(await step.evaluate((b) => b.classList.contains('ls-poster-pressed')), 'the pressed button shows it');
+    await release();
+    await page.waitForFunction(() => /^step (\d+)/.test(document.querySelector('#ls-position')?.textContent ?? '')
+      && Number(RegExp.$1) > 40, null, { timeout: 15000 });
+    assert.equal(await page.locator('[tabindex="-1"][data-poster-id]').count(), 0, 'the poster is gone');
+  } catch (e) {
+    await screenshotOnFailure(page, 'poster step pressed early');
+    throw e;
+  } finally {
+    await context.close();
+  }
+});
+
 test('a link without a stored poster, or with other parameters, loads as before and asks for none', async () => {
   const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
   const page = await context.newPage();
