@@ -77,6 +77,8 @@ async function difference(page, a, b) {
 const CASES = [
   ['the bare address at 1440×900 (English)', '', { width: 1440, height: 900, locale: 'en-US' }],
   ['the bare address at 1440×900 (Chinese browser)', '', { width: 1440, height: 900, locale: 'zh-CN' }],
+  ['the bare address with lang=zh at 1920×1080', '?lang=zh', { width: 1920, height: 1080, locale: 'en-US' }],
+  ['the bare address at 1366×768 (English)', '', { width: 1366, height: 768, locale: 'en-US' }],
   ['an embed link at a key frame at 800×500 (lang=zh)', '?preset=holder-crash&at=40&embed=1&lang=zh', { width: 800, height: 500, locale: 'en-US' }],
   ['an embed link at a key frame at 800×500 (English)', '?preset=herd&at=36&embed=1', { width: 800, height: 500, locale: 'en-US' }],
   ['an embed link at a key frame at 640×400', '?preset=gc-pause&at=31&embed=1&lang=en', { width: 640, height: 400, locale: 'en-US' }],
@@ -91,7 +93,7 @@ for (const [name, query, size] of CASES) {
   test(`${name}: the poster shows before the WebAssembly and matches the live first paint`, async () => {
     const [file, search] = query.startsWith('full.html') ? ['full.html', query.slice(9)] : ['index.html', query];
     const q = new URLSearchParams(search);
-    const key = search ? `e:${q.get('preset')}.${q.get('at')}${q.get('learn') === null ? '' : `~${q.get('learn')}`}` : 'p:home';
+    const key = search && search !== '?lang=zh' ? `e:${q.get('preset')}.${q.get('at')}${q.get('learn') === null ? '' : `~${q.get('learn')}`}` : 'p:home';
     assert.ok(listed(file).includes(key), `dist/${file} lists no poster ${key}: scripts/posters.mjs did not run?`);
     const { page, context, release } = await held(query, size);
     try {
@@ -118,6 +120,21 @@ for (const [name, query, size] of CASES) {
     }
   });
 }
+
+test('a window of a size no poster was taken at gets the nearest one, scaled, and no blank frame', async () => {
+  const { page, context, release } = await held('', { width: 1600, height: 1000, locale: 'en-US' });
+  try {
+    assert.equal(await page.locator('.ls-boot--poster svg.ls-stage').getAttribute('width'), '100%');
+    const box = await page.locator('.ls-boot--poster svg.ls-stage').boundingBox();
+    assert.ok(box.width > 1000 && box.height > 600, `the scaled stage fills its box: ${JSON.stringify(box)}`);
+    await release();
+    const frames = await page.evaluate(() => window.__frames);
+    const first = frames.findIndex(([p]) => p);
+    assert.equal(frames.slice(first).filter(([p, l]) => !p && !l).length, 0);
+  } finally {
+    await context.close();
+  }
+});
 
 test('Step pressed on the poster before the WebAssembly arrives is done once the page is live', async () => {
   const { page, context, release } = await held('?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
