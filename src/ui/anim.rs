@@ -77,8 +77,10 @@ pub fn AnimDialog() -> impl IntoView {
             to.set(b);
         }
     });
+    // A new generation stops the export under way (its loop checks after every still).
+    let stop = move || generation.update_value(|g| *g += 1);
     let close = move || {
-        generation.update_value(|g| *g += 1);
+        stop();
         forget(job);
         app.anim.set(false);
     };
@@ -94,7 +96,7 @@ pub fn AnimDialog() -> impl IntoView {
         }
         let (w, h) = SIZES[size.get_untracked().min(SIZES.len() - 1)];
         forget(job);
-        generation.update_value(|g| *g += 1);
+        stop();
         let spec = Spec {
             from: a,
             to: b,
@@ -131,7 +133,7 @@ pub fn AnimDialog() -> impl IntoView {
                     <Progress job=job/>
                     <div class="ls-row">
                         <button id="ls-anim-make" on:click=start disabled=move || matches!(job.get(), Job::Running { .. })>{tr(app, "anim.make")}</button>
-                        <button id="ls-anim-cancel" on:click=move |_| { generation.update_value(|g| *g += 1); job.set(Job::Idle); }
+                        <button id="ls-anim-cancel" on:click=move |_| { stop(); job.set(Job::Idle); }
                             disabled=move || !matches!(job.get(), Job::Running { .. })>{tr(app, "anim.cancel")}</button>
                         <button id="ls-anim-close" on:click=move |_| close()>{tr(app, "ui.close")}</button>
                     </div>

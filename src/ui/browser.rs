@@ -77,15 +77,20 @@ pub fn copy(text: &str) -> bool {
     true
 }
 
+/// `text` as a Blob of type `mime`.
+pub fn text_blob(text: &str, mime: &str) -> Option<web_sys::Blob> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let props = web_sys::BlobPropertyBag::new();
+    props.set_type(mime);
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &props).ok()
+}
+
 /// Offers `text` as a file download.
 pub fn download(name: &str, mime: &str, text: &str) {
     let Some(doc) = window().and_then(|w| w.document()) else {
         return;
     };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let props = web_sys::BlobPropertyBag::new();
-    props.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props) else {
+    let Some(blob) = text_blob(text, mime) else {
         return;
     };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {

@@ -17,14 +17,11 @@ fn open_compare(app: App) {
 /// The animated export (the lean bundle hands over to the full one, which opens it).
 fn open_anim(app: App) {
     if !FULL {
-        return browser::go_full(&format!("{}#animation", url_query(app)));
+        let query = crate::view::url::to_query(&app.url_state());
+        return browser::go_full(&format!("{query}#animation"));
     }
     app.playing.set(false);
     app.anim.set(true);
-}
-
-fn url_query(app: App) -> String {
-    crate::view::url::to_query(&app.url_state())
 }
 
 /// The matrix (the lean bundle hands over to the full one for it).

@@ -44,6 +44,7 @@ pub fn Stage() -> impl IntoView {
     let drawn: StoredValue<Option<Scene>> = StoredValue::new(None);
     let shown: StoredValue<Drawn> = StoredValue::new(Vec::new());
     let generation = StoredValue::new(0u64);
+    let first = StoredValue::new(true);
     Effect::new(move |_| {
         let Some(to) = next.get() else { return };
         let Some(el) = svg.get() else { return };
@@ -59,7 +60,11 @@ pub fn Stage() -> impl IntoView {
                 drawn.set_value(Some(to));
             }
         }
-        browser::drop_poster();
+        if first.get_value() {
+            // The first draw takes the poster away (boot/poster.js).
+            first.set_value(false);
+            browser::drop_poster();
+        }
     });
     let click = move |ev: leptos::ev::MouseEvent| {
         let Some(target) = ev

@@ -93,7 +93,7 @@ for (const [name, query, size] of CASES) {
   test(`${name}: the poster shows before the WebAssembly and matches the live first paint`, async () => {
     const [file, search] = query.startsWith('full.html') ? ['full.html', query.slice(9)] : ['index.html', query];
     const q = new URLSearchParams(search);
-    const key = search && search !== '?lang=zh' ? `e:${q.get('preset')}.${q.get('at')}${q.get('learn') === null ? '' : `~${q.get('learn')}`}` : 'p:home';
+    const key = q.get('preset') !== null ? `e:${q.get('preset')}.${q.get('at')}${q.get('learn') === null ? '' : `~${q.get('learn')}`}` : 'p:home';
     assert.ok(listed(file).includes(key), `dist/${file} lists no poster ${key}: scripts/posters.mjs did not run?`);
     const { page, context, release } = await held(query, size);
     try {

@@ -59,10 +59,8 @@ impl Canvas {
     /// Draws an SVG document (through an `<img>`: the browser's own SVG renderer).
     pub(super) async fn draw(&self, svg: &str) -> Result<(), String> {
         let err = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
-        let props = web_sys::BlobPropertyBag::new();
-        props.set_type("image/svg+xml");
-        let parts = js_sys::Array::of1(&JsValue::from_str(svg));
-        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props).map_err(err)?;
+        let blob = super::super::browser::text_blob(svg, "image/svg+xml")
+            .ok_or("the browser refused a still")?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
         let img =
             web_sys::HtmlImageElement::new_with_width_and_height(self.w, self.h).map_err(err)?;
