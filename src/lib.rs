@@ -8,6 +8,7 @@
 //! - [`recipes`]: lock recipes as sans-IO client state machines.
 //! - [`sim`]: the world, its one seeded PRNG and its history; key frames; the exhaustive search.
 //! - [`view`]: the UI's plain-Rust half (frame, stage scene, course, URL state), tested natively.
+//! - [`sort`]: the one sort every layer uses (one copy of it in the wasm).
 //! - [`replay`]: the replay script format used to compare the engine with a real server.
 //! - `ui` (wasm32 only): the Leptos app, rendering what `view` computed.
 
@@ -17,6 +18,7 @@ pub mod recipes;
 pub mod replay;
 pub mod services;
 pub mod sim;
+pub mod sort;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

@@ -129,7 +129,7 @@ impl SessionTracker {
             .map(|(_, id)| *id)
             .collect();
         self.work.add(due.len() + 1);
-        due.sort_unstable();
+        crate::sort::all(&mut due);
         due
     }
 

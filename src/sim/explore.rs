@@ -75,7 +75,7 @@ fn fingerprint(w: &World) -> u64 {
     // Link by link (each in send order): two interleavings that only sent on different links
     // in another order reach the same state.
     let mut flying: Vec<_> = w.net.in_flight().collect();
-    flying.sort_by_key(|e| (e.from, e.to));
+    crate::sort::by_key(&mut flying, |e| (e.from, e.to));
     for e in flying {
         (e.from, e.to, &e.payload, e.conn).hash(&mut h);
     }

@@ -224,12 +224,13 @@ impl World {
             let found = names.iter().find(|i| i.id == *s).map(|i| i.name.clone());
             found.unwrap_or_else(|| format!("server {}", s + 1))
         };
-        let side: BTreeSet<Node> = clients
-            .iter()
-            .filter(|c| **c < self.clients.len())
-            .map(|c| Node::Client(*c))
-            .chain(servers.iter().map(|s| Node::Server(*s)))
-            .collect();
+        let side: BTreeSet<Node> = crate::sort::set(
+            clients
+                .iter()
+                .filter(|c| **c < self.clients.len())
+                .map(|c| Node::Client(*c))
+                .chain(servers.iter().map(|s| Node::Server(*s))),
+        );
         let said: Vec<String> = side
             .iter()
             .map(|n| match n {

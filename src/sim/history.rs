@@ -117,7 +117,7 @@ impl Run {
     /// Sorts and de-duplicates steps (the last action given for a step wins).
     pub fn normalise(&mut self) {
         // Stable, so of two actions forced at one step the later one wins below.
-        self.forced.sort_by_key(|(k, _)| *k);
+        crate::sort::by_key(&mut self.forced, |(k, _)| *k);
         let mut out: Vec<(u64, Action)> = Vec::with_capacity(self.forced.len());
         for (k, a) in self.forced.drain(..) {
             match out.last_mut() {

@@ -229,7 +229,7 @@ impl Finder {
 
     /// The moments found, in step order.
     pub fn finish(mut self) -> Vec<Moment> {
-        self.found.sort_by_key(|m| (m.step, m.kind));
+        crate::sort::by_key(&mut self.found, |m| (m.step, m.kind));
         self.found
     }
 }

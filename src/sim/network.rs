@@ -177,7 +177,7 @@ impl Network {
                 ..e.clone()
             });
         }
-        self.lost.0.sort_unstable_by_key(|e| e.id);
+        crate::sort::by_key(&mut self.lost.0, |e| e.id);
         gone
     }
 
@@ -268,7 +268,7 @@ impl Network {
         if self.cut(env.from, env.to) {
             env.lost = true;
             self.lost.push(env.clone());
-            self.lost.0.sort_unstable_by_key(|e| e.id);
+            crate::sort::by_key(&mut self.lost.0, |e| e.id);
         }
         Some(env)
     }

@@ -81,7 +81,7 @@ pub struct World {
 /// The timed commands by time; stable: commands at the same tick keep their order.
 fn script(sc: &Scenario) -> std::sync::Arc<[TimedCommand]> {
     let mut script = sc.faults.clone();
-    script.sort_by_key(|f| f.at);
+    crate::sort::by_key(&mut script, |f| f.at);
     script.into()
 }
 

@@ -122,20 +122,21 @@ pub struct Around {
 impl Around {
     pub fn new(w: &World) -> Around {
         let entries = w.service.entries(w.now);
-        let row_wait = entries
-            .iter()
-            .filter_map(|e| e.row_lock())
-            .flat_map(|(h, waiting)| waiting.into_iter().map(move |c| (c, h)))
-            .collect();
-        let notified = w
-            .net
-            .in_flight()
-            .filter(|e| matches!(&e.payload, Payload::Down(d) if d.is_event()))
-            .filter_map(|e| match e.to {
-                Node::Client(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let row_wait = crate::sort::map(
+            entries
+                .iter()
+                .filter_map(|e| e.row_lock())
+                .flat_map(|(h, waiting)| waiting.into_iter().map(move |c| (c, h))),
+        );
+        let notified = crate::sort::set(
+            w.net
+                .in_flight()
+                .filter(|e| matches!(&e.payload, Payload::Down(d) if d.is_event()))
+                .filter_map(|e| match e.to {
+                    Node::Client(c) => Some(c),
+                    _ => None,
+                }),
+        );
         Around {
             watches: w.service.watches(),
             entries,

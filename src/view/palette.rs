@@ -40,7 +40,7 @@ mod tests {
     #[test]
     fn twelve_distinct_colours() {
         let mut c: Vec<&str> = CLIENT.iter().map(|c| c.0).collect();
-        c.sort();
+        crate::sort::all(&mut c);
         c.dedup();
         assert_eq!(c.len(), 12);
         assert!(!c.contains(&NOBODY) && !c.contains(&VIOLATION));

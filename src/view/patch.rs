@@ -61,7 +61,7 @@ pub fn diff(old: &Drawn, new: &Drawn) -> Patch {
             })
         })
         .collect();
-    let stays: std::collections::BTreeSet<usize> = kept.iter().flatten().copied().collect();
+    let stays: std::collections::BTreeSet<usize> = crate::sort::set(kept.iter().flatten().copied());
     let remove: Vec<usize> = (0..old.len()).filter(|i| !stays.contains(i)).collect();
     let mut changed = remove.len();
     let mut edits = Vec::with_capacity(new.len());

@@ -157,7 +157,7 @@ impl Plan {
         }
         // Other servers' groups go after the first's, by server, in the order they appeared.
         let mut order: Vec<usize> = (0..groups.len()).collect();
-        order.sort_by_key(|g| server_of_id(&groups[*g].parent).0);
+        crate::sort::by_key(&mut order, |g| server_of_id(&groups[*g].parent).0);
         size_groups(&mut lives, &mut groups);
         let mut prev: Option<usize> = None;
         for &g in &order {
@@ -175,11 +175,12 @@ impl Plan {
             prev = Some(g);
         }
         // A directory whose children are listed under its own header needs no row of its own.
-        let hidden: BTreeSet<String> = groups
-            .iter()
-            .filter(|g| g.header && !on_other_server(&g.parent))
-            .map(|g| g.parent.clone())
-            .collect();
+        let hidden: BTreeSet<String> = crate::sort::set(
+            groups
+                .iter()
+                .filter(|g| g.header && !on_other_server(&g.parent))
+                .map(|g| g.parent.clone()),
+        );
         lives.retain(|l| !hidden.contains(&l.id));
         size_groups(&mut lives, &mut groups);
         let mut top = 0;
@@ -246,7 +247,7 @@ impl Plan {
 fn size_groups(lives: &mut [Life], groups: &mut [Group]) {
     for (g, group) in groups.iter_mut().enumerate() {
         let mut mine: Vec<usize> = (0..lives.len()).filter(|i| lives[*i].group == g).collect();
-        mine.sort_by_key(|i| lives[*i].born);
+        crate::sort::by_key(&mut mine, |i| lives[*i].born);
         group.size = place(lives, &mine);
     }
 }
@@ -258,7 +259,7 @@ fn place(lives: &mut [Life], mine: &[usize]) -> usize {
     // The most rows ever in use at once: at each birth, the lives born by then less those
     // ended by then (a sweep; `mine` is sorted by birth).
     let mut ends: Vec<u64> = mine.iter().map(|i| end(&lives[*i])).collect();
-    ends.sort_unstable();
+    crate::sort::all(&mut ends);
     let mut cap = 0;
     for (k, &i) in mine.iter().enumerate() {
         let at = lives[i].born;
@@ -298,7 +299,7 @@ mod tests {
             for step in 0..=sim.len() {
                 let mut rows: Vec<usize> = plan.shown(step).map(|(r, _)| r).collect();
                 let n = rows.len();
-                rows.sort();
+                crate::sort::all(&mut rows);
                 rows.dedup();
                 assert_eq!(rows.len(), n, "{} step {step}: two things in one row", p.id);
                 assert!(rows.iter().all(|r| *r < plan.rows), "{} step {step}", p.id);
@@ -312,10 +313,10 @@ mod tests {
         sim.compute_ahead(60, 200);
         let plan = Plan::new(&sim);
         let mut kids: Vec<(usize, &Life)> = plan.shown(50).filter(|(_, l)| l.depth == 2).collect();
-        kids.sort_by_key(|(r, _)| *r);
+        crate::sort::by_key(&mut kids, |(r, _)| *r);
         let names: Vec<&str> = kids.iter().map(|(_, l)| l.name.as_str()).collect();
         let mut sorted = names.clone();
-        sorted.sort();
+        crate::sort::all(&mut sorted);
         assert_eq!(names, sorted);
         assert_eq!(plan.row("/locks", 50).map(|(r, _)| r), Some(0));
     }

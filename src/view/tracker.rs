@@ -41,12 +41,12 @@ impl Lives {
     fn look(&mut self, w: &World, step: u64) {
         self.servers
             .extend(w.service.servers().iter().map(|s| s.id));
-        let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = w
-            .service
-            .entries(w.now)
-            .into_iter()
-            .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime())))
-            .collect();
+        let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = crate::sort::map(
+            w.service
+                .entries(w.now)
+                .into_iter()
+                .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime()))),
+        );
         for (id, name, depth) in missing_copies(w) {
             now.entry((id, true))
                 .or_insert((name, depth, Lifetime::Persistent));

@@ -100,9 +100,9 @@ impl Store {
     fn sorted(&self, mut kvs: Vec<Kv>, r: &RangeReq) -> OpResp {
         if let Some((t, order)) = r.sort {
             if order == Order::Descend {
-                kvs.sort_by(|a, b| sort_key(b, t).cmp(&sort_key(a, t)));
+                crate::sort::by(&mut kvs, |a, b| sort_key(b, t).cmp(&sort_key(a, t)));
             } else {
-                kvs.sort_by_key(|kv| sort_key(kv, t));
+                crate::sort::by_key(&mut kvs, |kv| sort_key(kv, t));
             }
         }
         let count = kvs.len() as i64;

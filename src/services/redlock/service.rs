@@ -52,7 +52,7 @@ impl Redlock {
             .filter_map(|m| m.holding(now, token))
             .map(|end| end.unwrap_or(Tick::MAX))
             .collect();
-        ends.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::by(&mut ends, |a, b| b.cmp(a));
         ends
     }
 

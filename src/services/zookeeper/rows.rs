@@ -101,7 +101,7 @@ pub fn sorted<'a>(children: &'a [String], markers: &[&str]) -> Vec<&'a str> {
     };
     // Each key found once (a waiter sorts a thousand children at every hand-off).
     let mut v: Vec<(&str, &str)> = children.iter().map(|n| (key(n), n.as_str())).collect();
-    v.sort_unstable();
+    crate::sort::all(&mut v);
     v.into_iter().map(|(_, n)| n).collect()
 }
 

@@ -148,7 +148,7 @@ impl Chapter {
                 k.extend_from_slice(reveals);
             }
         }
-        k.sort();
+        crate::sort::all(&mut k);
         k.dedup();
         k
     }

@@ -93,7 +93,7 @@ pub fn questions(ch: &Chapter, sim: &Simulation, moments: &[Moment]) -> Vec<Ques
             out.push(q);
         }
     }
-    out.sort_by_key(|q| q.at);
+    crate::sort::by_key(&mut out, |q| q.at);
     out
 }
 

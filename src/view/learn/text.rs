@@ -21,10 +21,10 @@ pub fn explored(states: usize, lang: Lang) -> String {
 
 /// What a search found, in one sentence.
 pub fn outcome(o: &Outcome, ms: f64, lang: Lang) -> String {
-    let (n, secs) = (o.states, ms / 1000.0);
+    let (n, secs) = (o.states, crate::view::scene::fixed(ms / 1000.0, 1));
     match (&o.counterexample, lang) {
         (Some((p, run)), Lang::En) => format!(
-            "Found after {n} states ({secs:.1} s): {} in a shortest run of {} steps.",
+            "Found after {n} states ({secs} s): {} in a shortest run of {} steps.",
             match p {
                 Property::MutualExclusion => "two clients hold the lock",
                 Property::Stuck => "a waiter is stuck for ever",
@@ -33,7 +33,7 @@ pub fn outcome(o: &Outcome, ms: f64, lang: Lang) -> String {
             run.forced.len()
         ),
         (Some((p, run)), Lang::Zh) => format!(
-            "探索 {n} 个状态后找到（{secs:.1} 秒）：最短的运行共 {} 步，{}。",
+            "探索 {n} 个状态后找到（{secs} 秒）：最短的运行共 {} 步，{}。",
             run.forced.len(),
             match p {
                 Property::MutualExclusion => "两个客户端同时持有锁",
@@ -42,16 +42,16 @@ pub fn outcome(o: &Outcome, ms: f64, lang: Lang) -> String {
             }
         ),
         (None, Lang::En) if o.truncated => {
-            format!("Stopped at the bound of {n} states ({secs:.1} s) without a violation.")
+            format!("Stopped at the bound of {n} states ({secs} s) without a violation.")
         }
         (None, Lang::Zh) if o.truncated => {
-            format!("达到 {n} 个状态的上限（{secs:.1} 秒），没有发现违规。")
+            format!("达到 {n} 个状态的上限（{secs} 秒），没有发现违规。")
         }
-        (None, Lang::En) => format!(
-            "Every state explored: {n} states ({secs:.1} s), no two holders and no one stuck."
-        ),
+        (None, Lang::En) => {
+            format!("Every state explored: {n} states ({secs} s), no two holders and no one stuck.")
+        }
         (None, Lang::Zh) => {
-            format!("状态空间已穷尽：共 {n} 个状态（{secs:.1} 秒），没有两个持有者，也没有人卡住。")
+            format!("状态空间已穷尽：共 {n} 个状态（{secs} 秒），没有两个持有者，也没有人卡住。")
         }
     }
 }

@@ -34,7 +34,7 @@ fn cuts(s: &str) -> Vec<usize> {
         .flat_map(|sep| s.match_indices(sep).map(|(i, _)| i))
         .filter(|&i| i > 0)
         .collect();
-    at.sort_unstable();
+    crate::sort::all(&mut at);
     at.dedup();
     at
 }

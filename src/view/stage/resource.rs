@@ -37,7 +37,7 @@ fn pick(
         }
     }
     keep.truncate(lines);
-    keep.sort();
+    crate::sort::all(&mut keep);
     keep.into_iter()
         .map(|i| (i, Some(i) == overwritten))
         .collect()

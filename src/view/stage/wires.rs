@@ -365,7 +365,7 @@ impl Builder<'_> {
             .filter(|m| m.to_resource)
             .filter_map(|m| m.client)
             .collect();
-        paths.sort();
+        crate::sort::all(&mut paths);
         paths.dedup();
         for c in paths {
             let ((x1, y1), (x2, y2)) = self.g.resource_path(c);
