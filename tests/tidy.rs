@@ -62,7 +62,7 @@ fn layer(path: &str) -> Option<&str> {
 /// What each layer may import from the crate (besides itself).
 fn allowed(layer: &str) -> &'static [&'static str] {
     match layer {
-        "narrate" | "engine" => &[],
+        "narrate" | "engine" | "sort" => &[],
         "services" => &["engine", "narrate"],
         "replay" => &["engine"],
         "recipes" => &["engine", "services", "narrate"],

@@ -188,6 +188,7 @@ impl Moment {
                 format!("{n} clients work on the resource at once, with no lock at all."),
                 format!("{n} 个客户端在完全无锁的情况下同时操作资源。"),
             ),
+            Kind::Stop => pick(self.text[0].clone(), self.text[1].clone()),
             Kind::AllDone if self.others.is_empty() => pick(
                 format!("Every client is done: {n} {t}, none lost or handed out twice. The price of the lock: {m} ticks spent waiting in all."),
                 format!("所有客户端都已完成：{n} 次{t}，没有丢失，也没有重复。锁的代价：总共等待了 {m} 个时钟单位。"),

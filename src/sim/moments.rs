@@ -7,8 +7,11 @@ use super::narrate::Key;
 use super::world::World;
 use super::StepRecord;
 
-/// What a key frame shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// What a key frame shows (its name in a lesson file: `snake_case`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A fault strikes (crash, pause, cut, close, lost reply, cancel, failover).
     Fault,
@@ -63,6 +66,8 @@ pub enum Kind {
     Quorum,
     /// Every client has finished its rounds: what the lock bought, and what it cost.
     AllDone,
+    /// A lesson's author stops here; the caption is the author's (never found in a run).
+    Stop,
 }
 
 /// What any run without a preset's own list shows.
@@ -139,6 +144,7 @@ impl Kind {
             Kind::RowHandover => "row-lock",
             Kind::SessionLost => "wire-cut",
             Kind::AllDone => "all-done",
+            Kind::Stop => "stop",
             Kind::Quorum => "votes",
         }
     }

@@ -17,12 +17,10 @@ pub fn LearnBox() -> impl IntoView {
     let app = expect_context::<App>();
     move || {
         let ch = app.chapter()?;
-        let i = app.learn.get()?;
         let lang = app.lang.get();
         let n = learn::course().len();
-        let (first, last) = (i == 0, i + 1 >= n);
-        let body = match ch.body {
-            Body::Run { .. } => view! { <RunBody ch=ch/> }.into_any(),
+        let body = match ch.body() {
+            Body::Run => view! { <RunBody ch=ch/> }.into_any(),
             Body::Search { .. } => view! { <HuntBody ch=ch/> }.into_any(),
             Body::Matrix => view! {
                 <p class="ls-learn__text">{ch.intro(lang)}</p>
@@ -31,17 +29,33 @@ pub fn LearnBox() -> impl IntoView {
             }
             .into_any(),
         };
-        Some(view! {
-            <section id="ls-learn" class="ls-learn" data-chapter=ch.id
-                class:ls-learn--nudge=move || app.nudge.get() % 2 == 1>
-                <header class="ls-learn__head">
+        let head = match app.learn.get() {
+            Some(i) => {
+                let (first, last) = (i == 0, i + 1 >= n);
+                view! {
                     <button id="ls-learn-prev" disabled=first on:click=move |_| app.open_chapter(i.saturating_sub(1))
                         aria-label=tr(app, "learn.prev") title=tr(app, "learn.prev")>"‹"</button>
                     <span class="ls-learn__where">{text::chapter_of(i, n, lang)}</span>
                     <strong id="ls-learn-title" class="ls-learn__title">{ch.title(lang)}</strong>
                     <button id="ls-learn-next" disabled=last on:click=move |_| app.open_chapter(i + 1)
                         aria-label=tr(app, "learn.next") title=tr(app, "learn.next")>"›"</button>
-                </header>
+                }
+                .into_any()
+            }
+            // An author's lesson: no place in the course, a way back to it.
+            None => view! {
+                <span class="ls-learn__where">{t("lesson.own", lang)}</span>
+                <strong id="ls-learn-title" class="ls-learn__title">{ch.title(lang)}</strong>
+                <button id="ls-learn-leave" on:click=move |_| app.leave_course()
+                    aria-label=tr(app, "ui.close") title=tr(app, "ui.close")>"×"</button>
+            }
+            .into_any(),
+        };
+        Some(view! {
+            <section id="ls-learn" class="ls-learn" data-chapter=ch.id.clone()
+                data-lesson=app.lesson.get().is_some().then_some("author")
+                class:ls-learn--nudge=move || app.nudge.get() % 2 == 1>
+                <header class="ls-learn__head">{head}</header>
                 {body}
             </section>
         })
@@ -57,7 +71,7 @@ fn RunBody(ch: &'static Chapter) -> impl IntoView {
         let lang = app.lang.get();
         let step = app.frame.with(|f| f.step);
         if let Some(q) = app.question() {
-            let answer = app.progress.with(|p| p.answer(ch.id, &q));
+            let answer = app.progress.with(|p| p.answer(&ch.id, &q));
             return view! { <Quiz q=q answer=answer/> }.into_any();
         }
         if app.takeaway_due() {
@@ -131,7 +145,7 @@ fn Takeaway(ch: &'static Chapter) -> impl IntoView {
 #[component]
 fn HuntBody(ch: &'static Chapter) -> impl IntoView {
     let app = expect_context::<App>();
-    let Body::Search { hunts } = ch.body else {
+    let Body::Search { hunts } = ch.body() else {
         return ().into_any();
     };
     let buttons = move || {
@@ -190,10 +204,10 @@ pub fn CourseTab() -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let mark = p.mark(c.id);
+                    let mark = p.mark(&c.id);
                     view! {
                         <li class:ls-course__here=here == Some(i)>
-                            <button class="ls-linkish" data-chapter=c.id aria-current=(here == Some(i)).then_some("step")
+                            <button class="ls-linkish" data-chapter=c.id.clone() aria-current=(here == Some(i)).then_some("step")
                                 on:click=move |_| app.open_chapter(i)>{format!("{}. {}", i + 1, c.title(lang))}</button>
                             <span class="ls-course__mark">{format!(" {mark}")}</span>
                         </li>
@@ -209,7 +223,7 @@ pub fn CourseTab() -> impl IntoView {
             <h3>{ch.title(lang)}</h3>
             <p class="ls-lesson">{ch.intro(lang)}</p>
             // The takeaway gives the answer away: it appears once the chapter's run has shown it.
-            {(app.takeaway_due() || !matches!(ch.body, Body::Run { .. })).then(|| view! {
+            {(app.takeaway_due() || !matches!(ch.body(), Body::Run)).then(|| view! {
                 <h3>{t("learn.takeaway", lang)}</h3>
                 <p id="ls-course-takeaway" class="ls-lesson">{ch.takeaway(lang)}</p>
             })}
@@ -235,7 +249,7 @@ pub fn LearnButton() -> impl IntoView {
         app.progress.with_untracked(|p| {
             learn::course()
                 .iter()
-                .position(|c| !p.finished(c.id))
+                .position(|c| !p.finished(&c.id))
                 .unwrap_or(0)
         })
     };

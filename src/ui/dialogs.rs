@@ -1,4 +1,5 @@
-//! The header's tools (language, share, embed, export, import, help), the help overlay, the
+//! The header's tools (language, share, embed, export, import of a run or a lesson, the lesson
+//! editor, help), the help overlay, the
 //! share/embed dialog and the error banner. Nothing from a URL or a file is rendered as HTML.
 
 use leptos::prelude::*;
@@ -22,6 +23,16 @@ fn open_anim(app: App) {
     }
     app.playing.set(false);
     app.anim.set(true);
+}
+
+/// The lesson editor (the lean bundle hands over to the full one, which opens it).
+fn open_editor(app: App) {
+    if !FULL {
+        let query = crate::view::url::to_query(&app.url_state());
+        return browser::go_full(&format!("{query}#lesson"));
+    }
+    app.playing.set(false);
+    app.editor.set(true);
 }
 
 /// The matrix (the lean bundle hands over to the full one for it).
@@ -88,9 +99,12 @@ pub fn Tools() -> impl IntoView {
         else {
             return;
         };
-        browser::read_file(&input, move |r| match r.and_then(|text| parse_run(&text)) {
-            Ok(run) => app.load_run(run),
-            Err(e) => app.error(format!("{}: {e}", t("ui.import", app.lang.get_untracked()))),
+        browser::read_file(&input, move |r| {
+            match r.and_then(|text| parse_import(&text)) {
+                Ok(Imported::Run(run)) => app.load_run(run),
+                Ok(Imported::Lesson(ch)) => app.open_lesson(*ch),
+                Err(e) => app.error(format!("{}: {e}", t("ui.import", app.lang.get_untracked()))),
+            }
         });
         input.set_value("");
     };
@@ -114,6 +128,7 @@ pub fn Tools() -> impl IntoView {
                     <button id="ls-export-svg" on:click=export_svg>{tr(app, "ui.export_svg")}</button>
                     <button id="ls-export-anim" on:click=move |_| open_anim(app)>{tr(app, "ui.export_anim")}</button>
                     <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
+                    <button id="ls-lesson-open" on:click=move |_| open_editor(app)>{tr(app, "ui.lesson_editor")}</button>
                     <label class="ls-file">{tr(app, "ui.import")}
                         <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
                     </label>
@@ -124,6 +139,26 @@ pub fn Tools() -> impl IntoView {
             <button id="ls-help" on:click=move |_| app.help.set(true) aria-haspopup="dialog" aria-label=tr(app, "ui.help")>"?"</button>
         </div>
     }
+}
+
+/// What an imported file holds.
+enum Imported {
+    Run(Run),
+    Lesson(Box<crate::view::learn::Chapter>),
+}
+
+/// A lesson file (it says `lockstep_lesson`), or a run.
+fn parse_import(text: &str) -> Result<Imported, String> {
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        lockstep_lesson: Option<serde::de::IgnoredAny>,
+    }
+    let lesson = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some());
+    if lesson {
+        let ch = crate::view::learn::Chapter::from_json(text)?;
+        return Ok(Imported::Lesson(Box::new(ch)));
+    }
+    parse_run(text).map(Imported::Run)
 }
 
 /// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON.

@@ -113,6 +113,14 @@ impl App {
         if let Some(l) = st.lang {
             self.set_lang(l);
         }
+        // A lesson or a chapter opens as its link opens it; anything else leaves learn mode.
+        if let Some(l) = st.lesson {
+            self.open_lesson(*l);
+        } else if let Some(i) = st.learn.as_deref().and_then(crate::view::learn::find) {
+            self.open_chapter(i.0);
+        } else if self.chapter().is_some() {
+            self.leave_course();
+        }
         self.preset.set(st.preset);
         self.start(Simulation::from_run(st.run));
         self.seek(st.at);

@@ -41,14 +41,30 @@ pub(super) fn stored_progress() -> Progress {
 }
 
 impl App {
+    /// The open chapter, or the author's lesson.
     pub fn chapter(&self) -> Option<&'static Chapter> {
-        self.learn.get().and_then(|i| learn::course().get(i))
+        self.lesson
+            .get()
+            .or_else(|| self.learn.get().and_then(|i| learn::course().get(i)))
     }
 
     fn chapter_untracked(&self) -> Option<&'static Chapter> {
-        self.learn
-            .get_untracked()
-            .and_then(|i| learn::course().get(i))
+        self.lesson.get_untracked().or_else(|| {
+            self.learn
+                .get_untracked()
+                .and_then(|i| learn::course().get(i))
+        })
+    }
+
+    /// The run's key frames with the open lesson's stops among them.
+    pub(super) fn with_stops(
+        &self,
+        found: Vec<crate::sim::moments::Moment>,
+    ) -> Vec<crate::sim::moments::Moment> {
+        match self.chapter_untracked() {
+            Some(ch) => ch.with_stops(found),
+            None => found,
+        }
     }
 
     /// The key-frame kinds of the open chapter's run, or of the preset.
@@ -97,7 +113,7 @@ impl App {
                 step < q.reveal
                     && self
                         .progress
-                        .with_untracked(|p| p.answer(ch.id, q).is_none())
+                        .with_untracked(|p| p.answer(&ch.id, q).is_none())
             })
         })
     }
@@ -107,7 +123,7 @@ impl App {
             return;
         };
         self.progress.update(|p| {
-            p.choose(ch.id, q, i);
+            p.choose(&ch.id, q, i);
         });
         self.save_progress();
     }
@@ -122,8 +138,8 @@ impl App {
         let Some(ch) = self.chapter_untracked() else {
             return;
         };
-        if !self.progress.with_untracked(|p| p.finished(ch.id)) {
-            self.progress.update(|p| p.finish(ch.id));
+        if !self.progress.with_untracked(|p| p.finished(&ch.id)) {
+            self.progress.update(|p| p.finish(&ch.id));
             self.save_progress();
         }
     }
@@ -133,9 +149,26 @@ impl App {
         let Some(ch) = learn::course().get(i) else {
             return;
         };
+        self.lesson.set(None);
+        self.learn.set(Some(i));
+        self.show_chapter(ch);
+    }
+
+    /// Opens an author's lesson (a link's, an imported file's, the editor's preview).
+    pub fn open_lesson(&self, ch: learn::Chapter) {
+        match learn::adopt(ch) {
+            Ok(ch) => {
+                self.learn.set(None);
+                self.lesson.set(Some(ch));
+                self.show_chapter(ch);
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn show_chapter(&self, ch: &'static Chapter) {
         self.hunt.set(None);
         self.hunt_generation.update_value(|g| *g += 1);
-        self.learn.set(Some(i));
         if !self.embed {
             self.tab.set(Some(Tab::Course));
         }
@@ -147,8 +180,14 @@ impl App {
             browser::go_full(&url::to_query(&st));
             return;
         }
-        match ch.body {
-            Body::Run { preset, .. } => self.load_preset(preset),
+        match ch.body() {
+            Body::Run => match ch.run() {
+                Some(run) if ch.scenario.is_some() || !run.forced.is_empty() => {
+                    self.preset.set(ch.preset_name().to_string());
+                    self.start(crate::sim::Simulation::from_run(run));
+                }
+                _ => self.load_preset(ch.preset_name()),
+            },
             Body::Search { hunts } => {
                 if let Some(h) = hunts.first() {
                     self.load_run(Run {
@@ -179,6 +218,7 @@ impl App {
 
     pub fn leave_course(&self) {
         self.learn.set(None);
+        self.lesson.set(None);
         self.hunt_generation.update_value(|g| *g += 1);
         self.hunt.set(None);
         self.questions.set(Vec::new());
@@ -191,7 +231,7 @@ impl App {
 
     /// Starts (or restarts) the open chapter's hunt number `which`.
     pub fn start_hunt(&self, which: usize) {
-        let Some(Body::Search { hunts }) = self.chapter_untracked().map(|c| c.body) else {
+        let Some(Body::Search { hunts }) = self.chapter_untracked().map(|c| c.body()) else {
             return;
         };
         let Some(h) = hunts.get(which) else { return };

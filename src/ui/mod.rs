@@ -16,6 +16,8 @@ mod fill;
 mod compare;
 mod learn;
 #[cfg(feature = "services")]
+mod lesson;
+#[cfg(feature = "services")]
 mod matrix;
 mod panels;
 mod playback;
@@ -62,8 +64,10 @@ fn Root() -> impl IntoView {
     } else if !compare.is_empty() {
         app.compare(Some(compare));
     }
-    if state::FULL && browser::hash() == "animation" {
-        app.anim.set(true);
+    match browser::hash().as_str() {
+        "animation" if state::FULL => app.anim.set(true),
+        "lesson" if state::FULL => app.editor.set(true),
+        _ => {}
     }
     autoplay(app);
     app.sync_url();
@@ -200,10 +204,11 @@ fn Drawer() -> impl IntoView {
     }
 }
 
-/// The full bundle's extra panels: the requirements matrix, compare mode, the animated export.
+/// The full bundle's extra panels: the requirements matrix, compare mode, the animated export,
+/// the lesson editor.
 fn extras() -> impl IntoView {
     #[cfg(feature = "services")]
-    return view! { <matrix::MatrixDialog/><compare::ComparePanel/><anim::AnimDialog/> };
+    return view! { <matrix::MatrixDialog/><compare::ComparePanel/><anim::AnimDialog/><lesson::LessonEditor/> };
 }
 
 #[component]

@@ -24,7 +24,7 @@ impl App {
                 .unwrap_or_default()
         });
         self.plan.set(plan);
-        self.moments.set(found);
+        self.moments.set(self.with_stops(found));
         self.requestion();
     }
 
@@ -92,6 +92,14 @@ impl App {
                         return false;
                     }
                     if pings || !s.current().is_some_and(|r| r.heartbeat) {
+                        return true;
+                    }
+                    // A key frame (a lesson's stop may fall on a heartbeat) is never skipped.
+                    let here = s.cursor();
+                    if self
+                        .moments
+                        .with_untracked(|m| m.iter().any(|x| x.step == here))
+                    {
                         return true;
                     }
                 }

@@ -81,6 +81,8 @@ pub struct App {
     pub help: RwSignal<bool>,
     /// The "Export animation" dialog is open (full bundle).
     pub anim: RwSignal<bool>,
+    /// The lesson editor is open (full bundle).
+    pub editor: RwSignal<bool>,
     pub dialog: RwSignal<Option<String>>,
     /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
@@ -90,6 +92,8 @@ pub struct App {
     sync_pending: StoredValue<bool>,
     /// Learn mode: the open chapter, its questions, the learner's answers, a bug hunt.
     pub learn: RwSignal<Option<usize>>,
+    /// An author's lesson open instead of a chapter (see `view::learn::lesson`).
+    pub lesson: RwSignal<Option<&'static learn::Chapter>>,
     pub questions: RwSignal<Vec<Question>>,
     pub progress: RwSignal<Progress>,
     pub hunt: RwSignal<Option<HuntView>>,
@@ -116,7 +120,7 @@ pub(super) fn kinds(preset: &str) -> &'static [moments::Kind] {
 impl App {
     /// Builds the state from the page's URL (bad parameters become visible messages).
     pub fn from_url() -> App {
-        let (st, errors) = url::parse(&browser::query());
+        let (mut st, errors) = url::parse(&browser::query());
         if !FULL && st.needs_full() {
             browser::go_full(browser::query().trim_start_matches('?'));
         }
@@ -126,6 +130,13 @@ impl App {
         );
         let mut sim = Simulation::from_run(st.run.clone());
         let chapter = st.learn.as_deref().and_then(learn::find);
+        let mut errors = errors;
+        let lesson = st.lesson.take().and_then(|l| {
+            learn::adopt(*l)
+                .map_err(|e| errors.push(format!("`lesson`: {e}")))
+                .ok()
+        });
+        let chapter = lesson.map(|l| (usize::MAX, l)).or(chapter);
         // The tracker observes the steps as they are computed (no second pass over them).
         let mut tracker = Tracker::new(&sim, &kinds_for(chapter.map(|(_, c)| c), &st.preset));
         // At most a small amount of work before the page shows; the rest is sliced (fill.rs).
@@ -136,6 +147,10 @@ impl App {
         let fill_to = (sim.cursor() < st.at).then_some(st.at);
         let plan = RwSignal::new(tracker.plan(&sim));
         let found = tracker.moments();
+        let found = match chapter {
+            Some((_, c)) => c.with_stops(found),
+            None => found,
+        };
         let qs = chapter.map_or_else(Vec::new, |(_, c)| {
             learn::questions::questions(c, &sim, &found)
         });
@@ -168,6 +183,7 @@ impl App {
             lang_from_url: RwSignal::new(st.lang.is_some()),
             help: RwSignal::new(false),
             anim: RwSignal::new(false),
+            editor: RwSignal::new(false),
             dialog: RwSignal::new(None),
             draft,
             // Compare mode and the matrix open once the page shows (heavy; see `busy`).
@@ -176,7 +192,8 @@ impl App {
             opening: StoredValue::new((FULL && st.matrix, st.compare)),
             pause_ticks: RwSignal::new(40),
             sync_pending: StoredValue::new(false),
-            learn: RwSignal::new(chapter.map(|(i, _)| i)),
+            learn: RwSignal::new(chapter.map(|(i, _)| i).filter(|i| *i != usize::MAX)),
+            lesson: RwSignal::new(lesson),
             questions: RwSignal::new(qs),
             progress: RwSignal::new(stored_progress()),
             hunt: RwSignal::new(None),
@@ -217,6 +234,7 @@ impl App {
                 .get_untracked()
                 .and_then(|i| learn::course().get(i))
                 .map(|c| c.id.to_string()),
+            lesson: self.lesson.get_untracked().map(|l| Box::new(l.clone())),
         }
     }
 

@@ -43,6 +43,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.export_svg", "Export SVG", "导出 SVG"),
     ("ui.export_anim", "Export animation (GIF)…", "导出动画（GIF）…"),
     ("ui.export_json", "Export run", "导出运行"),
+    ("lesson.own", "Lesson", "课程"),
+    ("ui.lesson_editor", "Write a lesson…", "编写课程…"),
     ("ui.import", "Import run", "导入运行"),
     ("ui.help", "Help", "帮助"),
     ("ui.close", "Close", "关闭"),

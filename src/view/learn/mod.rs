@@ -1,4 +1,5 @@
-//! Learn mode: a course of chapters (data, one module each under `chapters/`) in the order that
+//! Learn mode: a course of chapters, each a lesson file under `lessons/` (the format an
+//! author's own lessons use, [`lesson`]), in the order that
 //! builds understanding — unique IDs without a lock, the naive lock and its herd, a lost
 //! wake-up, the sequential queue, crashes and session expiry, a waiter leaving and the
 //! no-re-check bug, Curator's protection and reentrancy, read/write locks, pauses and
@@ -6,19 +7,26 @@
 //! requirements matrix, and finding a bug with the exhaustive search. A chapter's questions are generated from its run
 //! ([`questions`]), so their answers are always what the following steps show.
 
-pub mod chapters;
+mod builtin;
+pub mod lesson;
 pub mod progress;
 pub mod questions;
 pub mod text;
 #[cfg(test)]
 mod walk;
 
+use serde::{Deserialize, Serialize};
+
 use crate::recipes::RecipeKind;
 use crate::sim::moments::Kind;
-use crate::sim::Lang;
+use crate::sim::{Action, Lang, Scenario};
+pub use builtin::{adopt, course};
+pub use lesson::{Stop, Text};
 
-/// What a question asks; its answer comes from a later key frame of the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a question asks; its answer comes from a later key frame of the run (its name in a
+/// lesson file: `snake_case`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Ask {
     /// How many clients the next release (or expiry) will notify.
     Notified,
@@ -41,6 +49,19 @@ pub enum Ask {
 }
 
 impl Ask {
+    /// Every question a lesson may ask.
+    pub const ALL: [Ask; 9] = [
+        Ask::Notified,
+        Ask::NextWatch,
+        Ask::WriteAccepted,
+        Ask::Believers,
+        Ask::AfterExpiry,
+        Ask::EverAcquires,
+        Ask::NextSequence,
+        Ask::Duplicate,
+        Ask::Survives,
+    ];
+
     /// The key frames that answer it.
     pub fn reveals(self) -> &'static [Kind] {
         match self {
@@ -57,15 +78,9 @@ impl Ask {
     }
 }
 
-/// A question posed at the first key frame of kind `at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pose {
-    pub at: Kind,
-    pub ask: Ask,
-}
-
 /// A search for a recipe's bug: its recipe, clients, and whether waiters may leave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Hunt {
     pub recipe: RecipeKind,
     pub clients: u32,
@@ -96,55 +111,89 @@ impl Hunt {
     }
 }
 
+/// What a chapter shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Body {
-    /// A preset's run, paused at its key frames, with questions.
-    Run {
-        preset: &'static str,
-        poses: &'static [Pose],
-    },
+pub enum Body<'a> {
+    /// A run (a preset's, or the lesson's own scenario), paused at key frames and stops.
+    Run,
     /// "Find the bug": the exhaustive search over these recipes, run in the browser.
-    Search { hunts: &'static [Hunt] },
+    Search { hunts: &'a [Hunt] },
     /// The requirements matrix.
     Matrix,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A lesson: one of the course's chapters or an author's own. Its JSON is the lesson file
+/// ([`lesson`]); the fields are written in this order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Chapter {
-    pub id: &'static str,
-    pub title: [&'static str; 2],
-    pub intro: [&'static str; 2],
-    pub takeaway: [&'static str; 2],
-    pub body: Body,
+    /// The format's version ([`lesson::VERSION`]).
+    pub lockstep_lesson: u32,
+    pub id: String,
+    pub title: Text,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub intro: Text,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub takeaway: Text,
+    /// The preset whose run it shows (with `scenario`: the preset the run is told as).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// A whole scenario, when the run is no preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
+    /// The user's commands: `[step, action]`, as a shared link's `cmds`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cmds: Vec<(u64, Action)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stops: Vec<Stop>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search: Vec<Hunt>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub matrix: bool,
 }
 
 impl Chapter {
-    pub fn title(&self, lang: Lang) -> &'static str {
-        self.title[usize::from(lang == Lang::Zh)]
+    pub fn title(&self, lang: Lang) -> &str {
+        self.title.get(lang)
     }
-    pub fn intro(&self, lang: Lang) -> &'static str {
-        self.intro[usize::from(lang == Lang::Zh)]
+    pub fn intro(&self, lang: Lang) -> &str {
+        self.intro.get(lang)
     }
-    pub fn takeaway(&self, lang: Lang) -> &'static str {
-        self.takeaway[usize::from(lang == Lang::Zh)]
+    pub fn takeaway(&self, lang: Lang) -> &str {
+        self.takeaway.get(lang)
     }
+
+    pub fn body(&self) -> Body<'_> {
+        if self.matrix {
+            Body::Matrix
+        } else if !self.search.is_empty() {
+            Body::Search {
+                hunts: &self.search,
+            }
+        } else {
+            Body::Run
+        }
+    }
+
     /// The key-frame kinds the chapter stops at: its preset's, where its questions are posed,
     /// and where they are answered.
     pub fn kinds(&self) -> Vec<Kind> {
-        let Body::Run { preset, poses } = self.body else {
+        if self.body() != Body::Run {
             return Vec::new();
-        };
-        let own: Vec<Kind> = crate::sim::presets::find(preset)
-            .map(|p| p.moments.to_vec())
-            .unwrap_or_default();
+        }
+        let own: Vec<Kind> = crate::sim::presets::find(self.preset_name())
+            .map_or(crate::sim::moments::DEFAULT.to_vec(), |p| {
+                p.moments.to_vec()
+            });
         let mut k = own.clone();
-        for p in poses {
-            k.push(p.at);
+        for s in &self.stops {
+            k.extend(s.at);
+            let Some(ask) = s.ask else { continue };
             // A reveal kind the preset already stops at answers the question; adding the
             // others would end the chapter on a frame that contradicts its takeaway (the
             // herd's last release, with one waiter left, is a hand-off).
-            let reveals = p.ask.reveals();
-            if !reveals.iter().any(|r| *r != p.at && own.contains(r)) {
+            let reveals = ask.reveals();
+            if !reveals.iter().any(|r| Some(*r) != s.at && own.contains(r)) {
                 k.extend_from_slice(reveals);
             }
         }
@@ -156,24 +205,24 @@ impl Chapter {
     /// Whether only the full bundle can show it: an ensemble, another lock service, the
     /// matrix, or the search (these stay out of the lean first page's budget).
     pub fn needs_full(&self) -> bool {
-        match self.body {
-            Body::Run { preset, .. } => crate::sim::presets::is_service_preset(preset),
+        match self.body() {
+            Body::Run => {
+                crate::sim::presets::is_service_preset(self.preset_name())
+                    || self.scenario.as_ref().is_some_and(Scenario::needs_full)
+            }
             Body::Matrix | Body::Search { .. } => true,
         }
     }
 
     /// The preset whose run the chapter shows, if any.
-    pub fn preset(&self) -> Option<&'static str> {
-        match self.body {
-            Body::Run { preset, .. } => Some(preset),
-            _ => None,
-        }
+    pub fn preset(&self) -> Option<&str> {
+        self.preset.as_deref()
     }
-}
 
-/// The course, in order.
-pub fn course() -> &'static [Chapter] {
-    chapters::COURSE
+    /// The preset the run is told as ("custom" for a lesson's own scenario).
+    pub fn preset_name(&self) -> &str {
+        self.preset.as_deref().unwrap_or(crate::view::url::CUSTOM)
+    }
 }
 
 /// A chapter by id (an empty id is the first chapter).

@@ -81,15 +81,15 @@ fn next<'a>(moments: &'a [Moment], step: u64, kinds: &[Kind]) -> Option<&'a Mome
 
 /// The chapter's questions, in step order.
 pub fn questions(ch: &Chapter, sim: &Simulation, moments: &[Moment]) -> Vec<Question> {
-    let Body::Run { poses, .. } = ch.body else {
+    if ch.body() != Body::Run {
         return Vec::new();
-    };
+    }
     let mut out = Vec::new();
-    for pose in poses {
-        let Some(at) = moments.iter().find(|m| m.kind == pose.at).map(|m| m.step) else {
+    for stop in &ch.stops {
+        let (Some(ask), Some(at)) = (stop.ask, stop.step_in(moments)) else {
             continue;
         };
-        if let Some(q) = question(pose.ask, at, sim, moments) {
+        if let Some(q) = question(ask, at, sim, moments) {
             out.push(q);
         }
     }

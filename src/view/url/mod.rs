@@ -8,6 +8,8 @@ use crate::recipes::RecipeKind;
 use crate::sim::presets;
 use crate::sim::{Action, Lang, Run, Scenario};
 
+mod lesson;
+
 /// The preset name of a scenario that is not a preset.
 pub const CUSTOM: &str = "custom";
 /// The default preset.
@@ -35,6 +37,8 @@ pub struct UrlState {
     pub matrix: bool,
     /// The course is open at this chapter (its id).
     pub learn: Option<String>,
+    /// An author's lesson (`lesson=`), whose run this is.
+    pub lesson: Option<Box<crate::view::learn::Chapter>>,
 }
 
 impl UrlState {
@@ -50,6 +54,7 @@ impl UrlState {
             .is_some_and(|(_, c)| c.needs_full());
         foreign_preset
             || chapter
+            || self.lesson.as_ref().is_some_and(|l| l.needs_full())
             || !self.compare.is_empty()
             || self.matrix
             || self.run.scenario.needs_full()
@@ -75,6 +80,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         compare: Vec::new(),
         matrix: false,
         learn: None,
+        lesson: None,
     };
     if query.len() > MAX_QUERY {
         errors.push(format!(
@@ -94,39 +100,9 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.as_str())
     };
-    let chapter_preset = get("learn").and_then(|id| learn(&mut st, id, &mut errors));
-    if let Some(p) = get("preset").or(chapter_preset) {
-        match presets::find(p) {
-            Some(found) => {
-                st.preset = found.id.into();
-                st.run.scenario = found.scenario();
-            }
-            // The lean bundle hands these over to the full one; "custom" names a scenario that
-            // is no preset (a matrix probe, an import), carried whole in `scenario`.
-            None if presets::is_service_preset(p) => st.preset = p.into(),
-            // The base `to_query` writes a custom scenario's differences against.
-            None if p == CUSTOM => {
-                st.preset = p.into();
-                st.run.scenario = preset_scenario(p);
-            }
-            None => errors.push(format!(
-                "unknown scenario {}; showing \"{DEFAULT_PRESET}\"",
-                quote(p)
-            )),
-        }
-    }
-    if let Some(s) = get("scenario") {
-        match Scenario::from_compact(s) {
-            Ok(sc) => st.run.scenario = sc,
-            Err(e) => errors.push(format!("`scenario`: {e}")),
-        }
-    }
-    overrides(&mut st.run.scenario, &get, &mut errors);
-    if let Some(c) = get("cmds") {
-        match decode_cmds(c) {
-            Ok(f) => st.run.forced = f,
-            Err(e) => errors.push(format!("`cmds`: {e}; the run starts without user commands")),
-        }
+    match get("lesson") {
+        Some(v) => lesson::take(&mut st, v, &mut errors),
+        None => run_params(&mut st, &get, &mut errors),
     }
     if let Some(a) = get("at") {
         match a.parse::<u64>() {
@@ -177,6 +153,48 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         st.run.scenario.timeouts.retain(|(r, _)| *r < n);
     }
     (st, errors)
+}
+
+/// The run's parameters: `learn`, `preset`, `scenario`, the overrides, `cmds`.
+fn run_params<'a>(
+    st: &mut UrlState,
+    get: &dyn Fn(&str) -> Option<&'a str>,
+    errors: &mut Vec<String>,
+) {
+    let chapter_preset = get("learn").and_then(|id| learn(st, id, errors));
+    if let Some(p) = get("preset").or(chapter_preset) {
+        match presets::find(p) {
+            Some(found) => {
+                st.preset = found.id.into();
+                st.run.scenario = found.scenario();
+            }
+            // The lean bundle hands these over to the full one; "custom" names a scenario that
+            // is no preset (a matrix probe, an import), carried whole in `scenario`.
+            None if presets::is_service_preset(p) => st.preset = p.into(),
+            // The base `to_query` writes a custom scenario's differences against.
+            None if p == CUSTOM => {
+                st.preset = p.into();
+                st.run.scenario = preset_scenario(p);
+            }
+            None => errors.push(format!(
+                "unknown scenario {}; showing \"{DEFAULT_PRESET}\"",
+                quote(p)
+            )),
+        }
+    }
+    if let Some(s) = get("scenario") {
+        match Scenario::from_compact(s) {
+            Ok(sc) => st.run.scenario = sc,
+            Err(e) => errors.push(format!("`scenario`: {e}")),
+        }
+    }
+    overrides(&mut st.run.scenario, get, errors);
+    if let Some(c) = get("cmds") {
+        match decode_cmds(c) {
+            Ok(f) => st.run.forced = f,
+            Err(e) => errors.push(format!("`cmds`: {e}; the run starts without user commands")),
+        }
+    }
 }
 
 /// `learn=CHAPTER` (empty: the first chapter) opens the course; the chapter's preset, unless
@@ -288,6 +306,10 @@ fn encode_cmds(forced: &[(u64, Action)]) -> String {
 /// The query string for a state (without `?`).
 pub fn to_query(st: &UrlState) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
+    if let Some(l) = &st.lesson {
+        q.append_pair("lesson", &l.to_compact());
+        return lesson::finish(q, st);
+    }
     let base = preset_scenario(&st.preset);
     q.append_pair("preset", &st.preset);
     let short = Scenario {

@@ -96,7 +96,7 @@ fn a_course_link_opens_its_chapter_and_preset() {
     assert!(errors.is_empty());
     assert_eq!(
         st.learn.as_deref(),
-        crate::view::learn::course().first().map(|c| c.id)
+        crate::view::learn::course().first().map(|c| c.id.as_str())
     );
     let (st, errors) = parse("learn=%3Cb%3E&embed=1");
     assert_eq!(errors.len(), 1, "{errors:?}");
