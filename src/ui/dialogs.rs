@@ -144,7 +144,7 @@ pub fn Tools() -> impl IntoView {
 /// What an imported file holds.
 enum Imported {
     Run(Run),
-    Lesson(Box<crate::view::learn::Chapter>),
+    Lesson(Box<crate::view::learn::lesson::Shared>),
 }
 
 /// A lesson file (it says `lockstep_lesson`), or a run.
@@ -155,8 +155,8 @@ fn parse_import(text: &str) -> Result<Imported, String> {
     }
     let lesson = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some());
     if lesson {
-        let ch = crate::view::learn::Chapter::from_json(text)?;
-        return Ok(Imported::Lesson(Box::new(ch)));
+        let l = crate::view::learn::lesson::Shared::from_file(text)?;
+        return Ok(Imported::Lesson(Box::new(l)));
     }
     parse_run(text).map(Imported::Run)
 }

@@ -31,8 +31,21 @@ pub struct HuntView {
 pub(super) fn kinds_for(chapter: Option<&Chapter>, preset: &str) -> Vec<Kind> {
     match chapter.map(Chapter::kinds) {
         Some(k) if !k.is_empty() => k,
-        _ => super::state::kinds(preset).to_vec(),
+        _ => crate::sim::presets::find(preset)
+            .map_or(crate::sim::moments::DEFAULT, |p| p.moments)
+            .to_vec(),
     }
+}
+
+/// The author's lesson a link opens, kept for the page's life (a refusal is one more error).
+pub(super) fn url_lesson(
+    st: &mut url::UrlState,
+    errors: &mut Vec<String>,
+) -> Option<&'static learn::lesson::Shared> {
+    let l = st.lesson.take()?;
+    learn::adopt(*l)
+        .map_err(|e| errors.push(format!("`lesson`: {e}")))
+        .ok()
 }
 
 /// The learner's answers as stored last time (empty where the page may not store them).
@@ -45,11 +58,12 @@ impl App {
     pub fn chapter(&self) -> Option<&'static Chapter> {
         self.lesson
             .get()
+            .map(|l| &l.lesson)
             .or_else(|| self.learn.get().and_then(|i| learn::course().get(i)))
     }
 
     fn chapter_untracked(&self) -> Option<&'static Chapter> {
-        self.lesson.get_untracked().or_else(|| {
+        self.lesson.get_untracked().map(|l| &l.lesson).or_else(|| {
             self.learn
                 .get_untracked()
                 .and_then(|i| learn::course().get(i))
@@ -155,12 +169,12 @@ impl App {
     }
 
     /// Opens an author's lesson (a link's, an imported file's, the editor's preview).
-    pub fn open_lesson(&self, ch: learn::Chapter) {
-        match learn::adopt(ch) {
-            Ok(ch) => {
+    pub fn open_lesson(&self, l: learn::lesson::Shared) {
+        match learn::adopt(l) {
+            Ok(l) => {
                 self.learn.set(None);
-                self.lesson.set(Some(ch));
-                self.show_chapter(ch);
+                self.lesson.set(Some(l));
+                self.show_chapter(&l.lesson);
             }
             Err(e) => self.error(e),
         }

@@ -10,6 +10,7 @@ use super::browser;
 use super::state::App;
 use super::tr;
 use crate::sim::{presets, Lang};
+use crate::view::learn::lesson::Shared;
 use crate::view::learn::{Ask, Chapter, Stop, Text};
 use crate::view::url;
 
@@ -116,7 +117,7 @@ fn from_stage(app: App) -> Chapter {
 /// The lesson's link at its first frame (an embed's when `embed`).
 fn link(app: App, ch: &Chapter, embed: bool) -> String {
     let mut st = app.url_state();
-    (st.lesson, st.at, st.embed) = (Some(Box::new(ch.clone())), 0, embed);
+    (st.lesson, st.at, st.embed) = (Some(Box::new(Shared::of(ch.clone()))), 0, embed);
     st.lang = Some(app.lang.get_untracked());
     format!("{}?{}", browser::base_url(), url::to_query(&st))
 }
@@ -130,7 +131,7 @@ pub fn LessonEditor() -> impl IntoView {
     let shape = RwSignal::new(0u32);
     Effect::new(move |_| {
         if app.editor.get() {
-            let open = app.lesson.get_untracked().cloned();
+            let open = app.lesson.get_untracked().map(|l| l.lesson.clone());
             draft.set(open.unwrap_or_else(|| from_stage(app)));
             shape.update(|n| *n += 1);
         }
@@ -151,7 +152,7 @@ pub fn LessonEditor() -> impl IntoView {
     };
     let preview = move |_| {
         app.editor.set(false);
-        app.open_lesson(draft.get_untracked());
+        app.open_lesson(Shared::of(draft.get_untracked()));
     };
     let copy = move |embed: bool| {
         let l = draft.with_untracked(|d| link(app, d, embed));

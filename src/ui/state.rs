@@ -8,7 +8,7 @@ use super::browser;
 use super::learn::{kinds_for, stored_progress, HuntView};
 use crate::recipes::RecipeKind;
 use crate::sim::explore::Explorer;
-use crate::sim::moments::{self, Moment};
+use crate::sim::moments::Moment;
 use crate::sim::presets;
 use crate::sim::{Lang, Run, Scenario, Simulation};
 use crate::view::compare::Compare;
@@ -93,7 +93,7 @@ pub struct App {
     /// Learn mode: the open chapter, its questions, the learner's answers, a bug hunt.
     pub learn: RwSignal<Option<usize>>,
     /// An author's lesson open instead of a chapter (see `view::learn::lesson`).
-    pub lesson: RwSignal<Option<&'static learn::Chapter>>,
+    pub lesson: RwSignal<Option<&'static learn::lesson::Shared>>,
     pub questions: RwSignal<Vec<Question>>,
     pub progress: RwSignal<Progress>,
     pub hunt: RwSignal<Option<HuntView>>,
@@ -112,11 +112,6 @@ pub struct App {
     pub opening: StoredValue<(bool, Vec<RecipeKind>)>,
 }
 
-/// The key-frame kinds for a run: its preset's, or the default set.
-pub(super) fn kinds(preset: &str) -> &'static [moments::Kind] {
-    presets::find(preset).map_or(moments::DEFAULT, |p| p.moments)
-}
-
 impl App {
     /// Builds the state from the page's URL (bad parameters become visible messages).
     pub fn from_url() -> App {
@@ -131,12 +126,8 @@ impl App {
         let mut sim = Simulation::from_run(st.run.clone());
         let chapter = st.learn.as_deref().and_then(learn::find);
         let mut errors = errors;
-        let lesson = st.lesson.take().and_then(|l| {
-            learn::adopt(*l)
-                .map_err(|e| errors.push(format!("`lesson`: {e}")))
-                .ok()
-        });
-        let chapter = lesson.map(|l| (usize::MAX, l)).or(chapter);
+        let lesson = super::learn::url_lesson(&mut st, &mut errors);
+        let chapter = lesson.map(|l| (usize::MAX, &l.lesson)).or(chapter);
         // The tracker observes the steps as they are computed (no second pass over them).
         let mut tracker = Tracker::new(&sim, &kinds_for(chapter.map(|(_, c)| c), &st.preset));
         // At most a small amount of work before the page shows; the rest is sliced (fill.rs).

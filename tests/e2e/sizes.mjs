@@ -7,14 +7,14 @@
 // Lowered by one sort for the whole program (src/sort.rs: 18 copies of the standard sort became
 // one): lean 521,513 → 498,991, full 771,161 → 745,550. Raised by authors' lessons (issue 23: the
 // lesson format's reader, links and import in both; the editor in the full bundle): lean
-// +15,403 B, full +39,092 B.
+// +14,153 B, full +39,321 B.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 515_000, goal: 400_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 514_000, goal: 400_000 },
   'full.html': { label: 'full bundle (full.html)', ceiling: 786_000, goal: 520_000 },
 };
 

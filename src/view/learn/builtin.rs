@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use super::lesson::Shared;
 use super::Chapter;
 
 /// The course's lesson files, in the order they are taught.
@@ -42,12 +43,12 @@ pub fn course() -> &'static [Chapter] {
 const MAX_ADOPTED: usize = 64;
 
 thread_local! {
-    static ADOPTED: std::cell::RefCell<Vec<&'static Chapter>> = const { std::cell::RefCell::new(Vec::new()) };
+    static ADOPTED: std::cell::RefCell<Vec<&'static Shared>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// An author's lesson, kept for the page's life so the views can borrow it like a chapter;
 /// the same lesson opened again is the same one. Refused past [`MAX_ADOPTED`] lessons.
-pub fn adopt(ch: Chapter) -> Result<&'static Chapter, String> {
+pub fn adopt(ch: Shared) -> Result<&'static Shared, String> {
     ADOPTED.with_borrow_mut(|all| {
         if let Some(same) = all.iter().find(|c| ***c == ch) {
             return Ok(*same);
@@ -57,7 +58,7 @@ pub fn adopt(ch: Chapter) -> Result<&'static Chapter, String> {
                 "this page has opened {MAX_ADOPTED} lessons already; reload it to open more"
             ));
         }
-        let kept: &'static Chapter = Box::leak(Box::new(ch));
+        let kept: &'static Shared = Box::leak(Box::new(ch));
         all.push(kept);
         Ok(kept)
     })

@@ -80,6 +80,49 @@ impl Stop {
     }
 }
 
+/// An author's lesson as it travels: the lesson, and the link value that carries it, kept as
+/// it came (a link's, or an imported file's text), so the lean page never writes a lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared {
+    pub lesson: Chapter,
+    /// base64url (no padding) of the lesson's JSON, as `scenario` is carried.
+    pub value: String,
+}
+
+impl Shared {
+    /// A lesson link's value.
+    pub fn from_value(v: &str) -> Result<Shared, String> {
+        if v.len() > MAX_BYTES * 4 / 3 + 4 {
+            return Err(format!("more than the {MAX_BYTES} bytes a lesson may be"));
+        }
+        let bytes = B64
+            .decode(v.trim())
+            .map_err(|_| "not base64url".to_string())?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
+        Ok(Shared {
+            lesson: Chapter::from_json(text)?,
+            value: v.trim().to_string(),
+        })
+    }
+
+    /// A lesson file's text.
+    pub fn from_file(text: &str) -> Result<Shared, String> {
+        Ok(Shared {
+            lesson: Chapter::from_json(text)?,
+            value: B64.encode(text),
+        })
+    }
+
+    /// A lesson written here (the editor): its minified JSON.
+    pub fn of(lesson: Chapter) -> Shared {
+        let value = B64.encode(serde_json::to_string(&lesson).unwrap_or_default());
+        Shared { lesson, value }
+    }
+}
+
+use base64::Engine as _;
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
 impl Chapter {
     /// A lesson file, checked whole (the message says which field is wrong, and where).
     pub fn from_json(text: &str) -> Result<Chapter, String> {
@@ -98,26 +141,6 @@ impl Chapter {
     /// The lesson file (pretty JSON, fields in a fixed order, ending in a newline).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
-    }
-
-    /// A lesson link's value: base64url (no padding) of the minified JSON, as `scenario` is.
-    pub fn to_compact(&self) -> String {
-        use base64::Engine;
-        let json = serde_json::to_string(self).unwrap_or_default();
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
-    }
-
-    /// Reads a lesson link's value.
-    pub fn from_compact(s: &str) -> Result<Chapter, String> {
-        use base64::Engine;
-        if s.len() > MAX_BYTES * 4 / 3 + 4 {
-            return Err(format!("more than the {MAX_BYTES} bytes a lesson may be"));
-        }
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(s.trim())
-            .map_err(|_| "not base64url".to_string())?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
-        Chapter::from_json(text)
     }
 
     /// Checks what the types cannot: the version, the id, a run or a search to show, every

@@ -2,19 +2,19 @@
 //! stands for the run parameters, and only the frame, the language and embed mode go beside it.
 
 use super::UrlState;
-use crate::view::learn::Chapter;
+use crate::view::learn::lesson::Shared;
 
 /// Reads the lesson and takes its run (a bad lesson leaves the default scenario, with the
 /// reason).
 pub(super) fn take(st: &mut UrlState, v: &str, errors: &mut Vec<String>) {
-    match Chapter::from_compact(v) {
-        Ok(ch) => {
-            st.preset = ch.preset_name().to_string();
+    match Shared::from_value(v) {
+        Ok(l) => {
+            st.preset = l.lesson.preset_name().to_string();
             // `None`: a preset only the full bundle knows (the page hands over).
-            if let Some(run) = ch.run() {
+            if let Some(run) = l.lesson.run() {
                 st.run = run;
             }
-            st.lesson = Some(Box::new(ch));
+            st.lesson = Some(Box::new(l));
         }
         Err(e) => errors.push(format!("`lesson`: {e}; showing the default scenario")),
     }
@@ -43,6 +43,7 @@ pub(super) fn finish(mut q: form_urlencoded::Serializer<'_, String>, st: &UrlSta
 mod tests {
     use super::super::{parse, to_query};
     use crate::sim::Lang;
+    use crate::view::learn::lesson::Shared;
     use crate::view::learn::{Chapter, Stop, Text};
 
     fn lesson() -> Chapter {
@@ -62,7 +63,8 @@ mod tests {
         let ch = lesson();
         let (mut st, errors) = parse("");
         assert!(errors.is_empty());
-        (st.lesson, st.at, st.lang) = (Some(Box::new(ch.clone())), 7, Some(Lang::Zh));
+        let shared = Shared::of(ch.clone());
+        (st.lesson, st.at, st.lang) = (Some(Box::new(shared.clone())), 7, Some(Lang::Zh));
         let q = to_query(&st);
         assert!(
             q.starts_with("lesson=") && q.ends_with("&at=7&lang=zh"),
@@ -70,7 +72,7 @@ mod tests {
         );
         let (back, errors) = parse(&q);
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(back.lesson.as_deref(), Some(&ch));
+        assert_eq!(back.lesson.as_deref(), Some(&shared));
         assert_eq!((back.preset.as_str(), back.at), ("herd", 7));
         assert_eq!(back.run, ch.run().unwrap());
     }

@@ -38,7 +38,7 @@ pub struct UrlState {
     /// The course is open at this chapter (its id).
     pub learn: Option<String>,
     /// An author's lesson (`lesson=`), whose run this is.
-    pub lesson: Option<Box<crate::view::learn::Chapter>>,
+    pub lesson: Option<Box<crate::view::learn::lesson::Shared>>,
 }
 
 impl UrlState {
@@ -54,7 +54,7 @@ impl UrlState {
             .is_some_and(|(_, c)| c.needs_full());
         foreign_preset
             || chapter
-            || self.lesson.as_ref().is_some_and(|l| l.needs_full())
+            || self.lesson.as_ref().is_some_and(|l| l.lesson.needs_full())
             || !self.compare.is_empty()
             || self.matrix
             || self.run.scenario.needs_full()
@@ -307,7 +307,7 @@ fn encode_cmds(forced: &[(u64, Action)]) -> String {
 pub fn to_query(st: &UrlState) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
     if let Some(l) = &st.lesson {
-        q.append_pair("lesson", &l.to_compact());
+        q.append_pair("lesson", &l.value);
         return lesson::finish(q, st);
     }
     let base = preset_scenario(&st.preset);
