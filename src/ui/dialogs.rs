@@ -154,6 +154,13 @@ fn parse_import(text: &str) -> Result<Imported, String> {
         lockstep_lesson: Option<serde::de::IgnoredAny>,
     }
     let lesson = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some());
+    if lesson && !FULL {
+        // The lean page reads no lessons: the full one opens it from a link.
+        use base64::Engine as _;
+        let value = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text);
+        browser::go_full(&format!("lesson={value}"));
+        return Err(String::new());
+    }
     if lesson {
         let l = crate::view::learn::lesson::Shared::from_file(text)?;
         return Ok(Imported::Lesson(Box::new(l)));

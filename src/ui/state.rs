@@ -20,7 +20,7 @@ use crate::view::{build, Frame};
 
 /// Whether this is the full bundle (every lock service, compare mode, the matrix); the lean
 /// first page hands anything else over to it.
-pub const FULL: bool = cfg!(feature = "services");
+pub use crate::view::FULL;
 
 /// Playback speeds (multiples of the base pace).
 pub const SPEEDS: [(&str, u32); 5] = [
@@ -226,6 +226,7 @@ impl App {
                 .and_then(|i| learn::course().get(i))
                 .map(|c| c.id.to_string()),
             lesson: self.lesson.get_untracked().map(|l| Box::new(l.clone())),
+            lesson_elsewhere: false,
         }
     }
 

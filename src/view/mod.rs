@@ -28,3 +28,7 @@ pub mod tween;
 pub mod url;
 
 pub use frame::{build, Frame};
+
+/// Whether this is the full bundle (every lock service, compare mode, the matrix, the lesson
+/// reader and editor); the lean first page hands anything else over to it.
+pub const FULL: bool = cfg!(feature = "services");

@@ -1,6 +1,7 @@
 // Authors' lessons (issue 23): a lesson link plays to the author's stops and shows their words in
 // English and Chinese; the editor writes a lesson from the stage (a stop at the current frame,
-// its text, the link and the file), and the file imports back to the same lesson.
+// its text, the link and the file), and the file imports back to the same lesson. The lean page
+// reads no lessons: it hands a lesson link or file over to the full page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,7 +42,7 @@ async function playToStop(page) {
 
 test('a lesson link plays to the author\'s stops and shows their words in English and Chinese', async () => {
   const q = `?lesson=${b64url(JSON.stringify(LESSON))}&at=0`;
-  const { page, problems } = await open(`index.html${q}&lang=en`);
+  const { page, problems } = await open(`full.html${q}&lang=en`);
   try {
     assert.equal(await page.locator('#ls-learn').getAttribute('data-lesson'), 'author');
     assert.equal(await page.locator('#ls-learn-title').innerText(), 'Watch the herd');
@@ -51,7 +52,7 @@ test('a lesson link plays to the author\'s stops and shows their words in Englis
     assert.match(await page.locator('#ls-caption').innerText(), /Only English here\./);
     assert.deepEqual(problems.pageErrors, []);
   } catch (e) { await screenshotOnFailure(page, 'lesson-link'); throw e; } finally { await page.close(); }
-  const zh = await open(`index.html${q.replace('at=0', 'at=3')}&lang=zh`);
+  const zh = await open(`full.html${q.replace('at=0', 'at=3')}&lang=zh`);
   try {
     assert.equal(await zh.page.locator('#ls-learn-title').innerText(), '看羊群');
     assert.match(await zh.page.locator('#ls-caption').innerText(), /第一：C1 最先请求。/);
@@ -63,9 +64,15 @@ test('a lesson link plays to the author\'s stops and shows their words in Englis
   } catch (e) { await screenshotOnFailure(zh.page, 'lesson-link-zh'); throw e; } finally { await zh.page.close(); }
 });
 
-test('a broken lesson link says why and shows the default run', async () => {
+test('the lean page hands a lesson link over; a broken lesson link says why and shows the default run', async () => {
+  const lean = await open(`index.html?lesson=${b64url(JSON.stringify(LESSON))}&at=3&lang=en`);
+  try {
+    await lean.page.waitForURL(/full\.html\?lesson=[\w-]+&at=3&lang=en$/);
+    await lean.page.locator('#ls-learn[data-lesson="author"]').waitFor();
+    assert.match(await lean.page.locator('#ls-caption').innerText(), /First: C1 asks first\./);
+  } finally { await lean.page.close(); }
   const bad = b64url(JSON.stringify({ ...LESSON, lockstep_lesson: 9 }));
-  const { page } = await open(`index.html?lesson=${bad}`);
+  const { page } = await open(`full.html?lesson=${bad}`);
   try {
     assert.match(await page.locator('#ls-error').innerText(), /version 9 is not one this Lockstep reads/);
     assert.equal(await page.locator('#ls-learn').count(), 0);
@@ -122,6 +129,7 @@ test('the editor writes a lesson from the stage; its link and its file open the 
   try {
     await viaFile.page.locator('#ls-more').click();
     await viaFile.page.locator('#ls-import').setInputFiles({ name: 'round-trip.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await viaFile.page.waitForURL(/full\.html\?lesson=/);
     await viaFile.page.locator('#ls-learn[data-lesson="author"]').waitFor();
     assert.equal(await viaFile.page.locator('#ls-learn-title').innerText(), 'My herd');
     for (let i = 0; i < 40 && (await position(viaFile.page)).step < 7; i++) await viaFile.page.locator('#ls-step').click();

@@ -5,16 +5,16 @@
 // stills' drawing and the GIF encoder ~22 KB gzip), which the lean page hands over for.
 // Raised once: issue 20's whole-word labels and drawn evidence cost 9.6 KB (lean) and 9.6 KB (full).
 // Lowered by one sort for the whole program (src/sort.rs: 18 copies of the standard sort became
-// one): lean 521,513 → 498,991, full 771,161 → 745,550. Raised by authors' lessons (issue 23: the
-// lesson format's reader, links and import in both; the editor in the full bundle): lean
-// +14,153 B, full +39,321 B.
+// one): lean 521,513 → 498,991, full 771,161 → 745,550. Raised by authors' lessons (issue 23):
+// lean +5,644 B (the course as build.rs's static rows, stops, the hand-over of a lesson link or
+// file), full +39,526 B (the lesson reader and the editor).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 514_000, goal: 400_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 505_000, goal: 400_000 },
   'full.html': { label: 'full bundle (full.html)', ceiling: 786_000, goal: 520_000 },
 };
 

@@ -5,8 +5,14 @@ use super::UrlState;
 use crate::view::learn::lesson::Shared;
 
 /// Reads the lesson and takes its run (a bad lesson leaves the default scenario, with the
-/// reason).
+/// reason); the lean page only notes that there is one (see `UrlState::needs_full`).
 pub(super) fn take(st: &mut UrlState, v: &str, errors: &mut Vec<String>) {
+    // The lean first page hands a lesson over to the full one (the reader would be ~10 KB
+    // gzip of the lean page, against issue 23's budget).
+    if !crate::view::FULL && !cfg!(test) {
+        st.lesson_elsewhere = true;
+        return;
+    }
     match Shared::from_value(v) {
         Ok(l) => {
             st.preset = l.lesson.preset_name().to_string();

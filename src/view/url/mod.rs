@@ -39,6 +39,8 @@ pub struct UrlState {
     pub learn: Option<String>,
     /// An author's lesson (`lesson=`), whose run this is.
     pub lesson: Option<Box<crate::view::learn::lesson::Shared>>,
+    /// The link has a lesson, which only the full bundle reads.
+    pub lesson_elsewhere: bool,
 }
 
 impl UrlState {
@@ -55,6 +57,7 @@ impl UrlState {
         foreign_preset
             || chapter
             || self.lesson.as_ref().is_some_and(|l| l.lesson.needs_full())
+            || self.lesson_elsewhere
             || !self.compare.is_empty()
             || self.matrix
             || self.run.scenario.needs_full()
@@ -81,6 +84,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         matrix: false,
         learn: None,
         lesson: None,
+        lesson_elsewhere: false,
     };
     if query.len() > MAX_QUERY {
         errors.push(format!(
