@@ -191,9 +191,11 @@ impl Chapter {
             let Some(ask) = s.ask else { continue };
             // A reveal kind the preset already stops at answers the question; adding the
             // others would end the chapter on a frame that contradicts its takeaway (the
-            // herd's last release, with one waiter left, is a hand-off).
+            // herd's last release, with one waiter left, is a hand-off). An author's question
+            // at a step always gets its answer's key frames.
             let reveals = ask.reveals();
-            if !reveals.iter().any(|r| Some(*r) != s.at && own.contains(r)) {
+            let answered = reveals.iter().any(|r| Some(*r) != s.at && own.contains(r));
+            if s.step.is_some() || !answered {
                 k.extend_from_slice(reveals);
             }
         }

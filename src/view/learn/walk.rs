@@ -171,3 +171,30 @@ fn chapters_have_ids_texts_and_a_known_preset() {
     assert_eq!(super::find("").map(|(i, _)| i), Some(0));
     assert_eq!(n, 18, "the course's 18 lesson files all read");
 }
+
+#[test]
+fn an_authors_question_at_a_step_is_the_one_the_course_asks_there() {
+    for ch in course() {
+        let (Body::Run, Some(preset)) = (ch.body(), ch.preset()) else {
+            continue;
+        };
+        if lean_knows(preset) {
+            continue;
+        }
+        let sim = loaded(preset);
+        let found = moments::find(&sim, &ch.kinds());
+        let mut own = ch.clone();
+        for s in &mut own.stops {
+            // The same question, placed by step as an author places it in the editor.
+            (s.step, s.at) = (s.step_in(&found), None);
+        }
+        let mut own_found = moments::find(&sim, &own.kinds());
+        own_found = own.with_stops(own_found);
+        assert_eq!(
+            questions(&own, &sim, &own_found),
+            questions(ch, &sim, &found),
+            "{}",
+            ch.id
+        );
+    }
+}
