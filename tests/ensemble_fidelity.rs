@@ -13,24 +13,12 @@
 
 mod ensemble_rig;
 
-use ensemble_rig::{create, Rig};
+use ensemble_rig::{create, finding, recording, Rig};
 use lockstep::engine::{CreateMode, Output, Request, Response};
 use lockstep::services::zookeeper::ensemble::epoch_of;
 use lockstep::services::zookeeper::{Down, Up};
 use lockstep::services::Role;
 
-fn recording(name: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/tests/ensemble/recordings/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).expect("recording");
-    serde_json::from_str(&text).expect("json")
-}
-
-fn finding<'a>(r: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
-    &r["findings"][key]
-}
 /// F1, F2, F4, F5, F6, F7.
 #[test]
 fn f1_to_f7_a_write_through_a_follower() {

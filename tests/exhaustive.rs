@@ -176,7 +176,8 @@ fn ensemble_search(clients: u32, max_states: usize) -> lockstep::sim::explore::O
 fn ensemble_keeps_the_prefix_property_through_a_leader_crash() {
     let out = ensemble_search(1, 400_000);
     assert!(!out.truncated && !out.depth_cut, "search cut short");
-    assert_eq!(out.states, 16_499, "state count");
+    // 16,499 until a leader kept a follower whose link broke as synced for syncLimit ticks (F16).
+    assert_eq!(out.states, 16_576, "state count");
 }
 
 #[test]

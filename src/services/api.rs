@@ -41,6 +41,10 @@ pub struct ServiceConfig {
     /// connection and opens a new one, without asking the server (Curator's connection
     /// manager); otherwise it learns of an expiry only when it reconnects.
     pub lost_after_timeout: bool,
+    /// The ZooKeeper library backs off after trying every server of its connect string in
+    /// vain (kazoo's connection retry: 100 ms, doubling, at most 60 s; F12); otherwise it
+    /// walks on at once.
+    pub backoff_after_pass: bool,
     pub timeless: bool,
     /// ZooKeeper: an ensemble of this many servers (`None`: one standalone server).
     pub ensemble: Option<u8>,

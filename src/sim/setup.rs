@@ -27,6 +27,7 @@ fn config(sc: &Scenario) -> ServiceConfig {
         session_timeout: sc.session_timeout,
         timeless: sc.timeless,
         lost_after_timeout: sc.recipe.curator_framework(),
+        backoff_after_pass: sc.recipe == crate::recipes::RecipeKind::Kazoo,
         ensemble: sc.ensemble,
         masters: sc.masters,
         clocks: sc.clocks.clone(),

@@ -1,6 +1,8 @@
 //! A small rig that drives the ensemble model directly, for the recorded-fact tests: client
 //! messages in, server messages delivered in order, time advanced to each timer, a cut
 //! server's links dropped.
+// Each test file that uses the rig uses part of it.
+#![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -121,4 +123,19 @@ pub fn create(path: &str, mode: CreateMode) -> Request {
         data: Some(b"x".to_vec()),
         mode,
     }
+}
+
+/// A recording of the real ensemble (`tests/ensemble/recordings`).
+pub fn recording(name: &str) -> serde_json::Value {
+    let path = format!(
+        "{}/tests/ensemble/recordings/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("recording");
+    serde_json::from_str(&text).expect("json")
+}
+
+/// One of a recording's findings.
+pub fn finding<'a>(r: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
+    &r["findings"][key]
 }

@@ -57,6 +57,12 @@ pub struct ZkClient {
     /// A reconnect went unanswered since the connection broke: the next one tries another
     /// server (the Java client walks its host list on every attempt).
     tried: bool,
+    /// kazoo: back off after a whole pass of the connect string is refused (see `timers.rs`);
+    /// the server the pass began at, and how many passes were refused.
+    pub backoff_after_pass: bool,
+    pub tick_ms: Tick,
+    pass_from: u8,
+    passes: u32,
 }
 
 impl ZkClient {
@@ -82,6 +88,10 @@ impl ZkClient {
             hosts: 1,
             host: 0,
             tried: false,
+            backoff_after_pass: false,
+            tick_ms: 1,
+            pass_from: 0,
+            passes: 0,
         }
     }
 
@@ -196,7 +206,7 @@ impl ZkClient {
         new_session: bool,
     ) -> Vec<LibOut> {
         self.conn = Conn::Connected;
-        self.tried = false;
+        (self.tried, self.passes) = (false, 0);
         self.disconnected_at = None;
         self.session = Some(session);
         self.timeout = timeout_ms;
@@ -249,7 +259,7 @@ impl ZkClient {
         if self.conn == Conn::Disconnected && self.hosts > 1 {
             self.next_host();
             self.tried = false;
-            self.retry_at = Some(now + self.reconnect_delay());
+            self.retry_at = Some(now + self.refused_delay());
             return Vec::new();
         }
         self.disconnect(now)
@@ -262,6 +272,7 @@ impl ZkClient {
         }
         let was_connecting = self.conn == Conn::Connecting;
         self.next_host();
+        self.pass_from = self.host;
         self.tried = false;
         self.conn = if was_connecting {
             Conn::Connecting
@@ -314,7 +325,7 @@ impl ZkClient {
 
     /// Its wait before reconnecting: with several servers a tick (recorded: ~20 ms after the
     /// drop; `ClientCnxn` sleeps up to 1 s), with one a third of the timeout.
-    fn reconnect_delay(&self) -> Tick {
+    pub(super) fn reconnect_delay(&self) -> Tick {
         if self.hosts > 1 {
             1
         } else {

@@ -121,4 +121,46 @@ mod tests {
         c.send(5, delete.into());
         assert!(c.stale(&reply(1)) && !c.stale(&reply(2)));
     }
+
+    /// kazoo walks its connect string in order after a drop and, once every server refused,
+    /// starts over after 100 ms, then 200, 400 (F12: recorded 126, 269, 641 ms with jitter);
+    /// the Java client (Curator) walks on at once.
+    #[test]
+    fn kazoo_backs_off_after_a_whole_pass_is_refused_and_curator_does_not() {
+        for kazoo in [true, false] {
+            let mut c = ZkClient::new(30_000);
+            (c.hosts, c.host, c.backoff_after_pass) = (3, 0, kazoo);
+            c.start(0);
+            c.receive(
+                1,
+                Down::Output(Output::Connected {
+                    session: SessionId(1),
+                    timeout_ms: 30_000,
+                    zxid: 1,
+                    new_session: true,
+                }),
+            );
+            c.receive(10, Down::ConnectionLost);
+            let mut waits = Vec::new();
+            let mut hosts = Vec::new();
+            for _ in 0..9 {
+                let at = c.retry_at.expect("a retry");
+                c.fire(at, LibTimer::Reconnect);
+                hosts.push(c.host);
+                c.receive(at, Down::ConnectionClosed);
+                waits.push(c.retry_at.expect("a retry") - at);
+            }
+            assert_eq!(
+                hosts,
+                [1, 2, 0, 1, 2, 0, 1, 2, 0],
+                "in order, over and over"
+            );
+            let want: &[u64] = if kazoo {
+                &[1, 1, 100, 1, 1, 200, 1, 1, 400]
+            } else {
+                &[1; 9]
+            };
+            assert_eq!(waits, want, "kazoo {kazoo}");
+        }
+    }
 }

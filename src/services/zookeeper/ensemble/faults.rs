@@ -100,16 +100,19 @@ impl Ensemble {
     }
 
     /// The network lost a message between servers. Zab's links are TCP connections, which do
-    /// not lose one message and carry on: the connection is broken. A leader forgets the
-    /// follower at its end; that follower hears nothing more, times out and syncs again.
+    /// not lose one message and carry on: the connection is broken. The leader sends the
+    /// follower nothing more, yet counts it synced for syncLimit ticks (it cannot tell a
+    /// blackholed link from a quiet one: F15, F16); that follower hears nothing more, times
+    /// out and syncs again.
     pub fn lost(&mut self, from: ServerId, to: ServerId) {
         for (l, f) in [(from, to), (to, from)] {
-            if let Some(lead) = self
+            let lead = self
                 .members
                 .get_mut(usize::from(l))
-                .and_then(|m| m.lead_mut())
-            {
-                lead.learners.remove(&f);
+                .and_then(|m| m.lead_mut());
+            if let Some(x) = lead.and_then(|lead| lead.learners.get_mut(&f)) {
+                x.broken = x.broken.or(Some(x.heard));
+                (x.forwarding, x.acked) = (false, false);
             }
         }
     }

@@ -45,6 +45,10 @@ pub struct Learner {
     pub forwarding: bool,
     /// It acknowledged NEWLEADER.
     pub acked: bool,
+    /// Its link lost a message (a blackholed TCP connection): nothing more goes to it, but
+    /// the leader, which cannot tell, counts it synced until syncLimit ticks past the tick
+    /// it was last heard in, as then.
+    pub broken: Option<Tick>,
 }
 
 /// A leader's own state.

@@ -150,18 +150,32 @@ impl Ensemble {
         }
         let limit = self.limit();
         let quorum = self.quorum();
-        let half = (self.tick / 2).max(1);
+        let (t, half) = (self.tick.max(1), (self.tick / 2).max(1));
         let lead = self.m(s).lead_mut()?;
         if lead.next_ping > now {
             return said;
         }
         lead.next_ping = now + half;
+        // The leader counts whole ticks and checks its quorum as each one begins: a learner
+        // is synced while the tick is at most syncLimit past the one it was last heard in
+        // (`LearnerHandler.synced`). A cut-off leader so quits 10-12 s after it last heard,
+        // and the majority, timing out at 10 s, may elect before it does (F16).
+        let since = lead.since;
+        let tick_of = |at: Tick| at.saturating_sub(since) / t;
+        let begins = tick_of(now) > tick_of(now.saturating_sub(half));
         let fresh = lead
             .learners
             .values()
-            .filter(|l| l.forwarding && l.heard + limit >= now)
+            .filter(|l| {
+                let heard = match l.broken {
+                    Some(h) => h,
+                    None if l.forwarding => l.heard,
+                    None => return false,
+                };
+                tick_of(now) <= tick_of(heard) + SYNC_LIMIT
+            })
             .count();
-        if fresh + 1 < quorum && now >= lead.since + limit {
+        if begins && fresh + 1 < quorum && now >= since + limit {
             return Some(self.lose_quorum(now, s, out));
         }
         let to = lead.forwarding();
