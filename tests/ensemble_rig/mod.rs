@@ -1,6 +1,7 @@
 //! A small rig that drives the ensemble model directly, for the recorded-fact tests: client
 //! messages in, server messages delivered in order, time advanced to each timer, a cut
-//! server's links dropped.
+//! server's links dropped, a held server's links paused (what is sent waits, then arrives in
+//! order, as over a paused TCP proxy).
 // Each test file that uses the rig uses part of it.
 #![allow(dead_code)]
 
@@ -20,6 +21,8 @@ pub struct Rig {
     q: VecDeque<(u8, u8, Zab)>,
     inbox: BTreeMap<usize, Vec<(Option<u8>, Down)>>,
     pub cut: BTreeSet<u8>,
+    pub held: BTreeSet<u8>,
+    parked: VecDeque<(u8, u8, Zab)>,
 }
 
 impl Rig {
@@ -31,6 +34,8 @@ impl Rig {
             q: VecDeque::new(),
             inbox: BTreeMap::new(),
             cut: BTreeSet::new(),
+            held: BTreeSet::new(),
+            parked: VecDeque::new(),
         }
     }
 
@@ -41,6 +46,8 @@ impl Rig {
         for p in out.peers {
             if self.cut.contains(&p.from) != self.cut.contains(&p.to) {
                 self.e.lost(p.from, p.to);
+            } else if self.held.contains(&p.from) || self.held.contains(&p.to) {
+                self.parked.push_back((p.from, p.to, p.msg));
             } else {
                 self.q.push_back((p.from, p.to, p.msg));
             }
@@ -73,11 +80,30 @@ impl Rig {
         self.now = to;
     }
 
+    /// Resumes a held server's links: what waited is delivered, in order.
+    pub fn release(&mut self, s: u8) {
+        self.held.remove(&s);
+        let parked = std::mem::take(&mut self.parked);
+        for (f, t, m) in parked {
+            if self.held.contains(&f) || self.held.contains(&t) {
+                self.parked.push_back((f, t, m));
+            } else {
+                self.q.push_back((f, t, m));
+            }
+        }
+        self.settle();
+    }
+
     pub fn crash(&mut self, s: u8) {
         let mut o = Out::default();
         self.e.crash(self.now, s, &mut o);
         self.absorb(o);
         self.settle();
+    }
+
+    /// Puts a message back in `conn`'s inbox (a test that looked at the order first).
+    pub fn inbox_push(&mut self, conn: usize, from: Option<u8>, d: Down) {
+        self.inbox.entry(conn).or_default().push((from, d));
     }
 
     pub fn take(&mut self, conn: usize) -> Vec<(Option<u8>, Down)> {

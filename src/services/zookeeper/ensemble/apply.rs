@@ -108,7 +108,9 @@ impl Ensemble {
             .get(&session)
             .and_then(|q| q.front().cloned());
         if let Some(q) = head.filter(|q| q.forwarded && q.xid == origin.xid) {
-            self.read_now(now, s, q.conn, session, q.xid, q.request, q.op, out);
+            if let Some((request, op)) = q.request {
+                self.read_now(now, s, q.conn, session, q.xid, request, op, out);
+            }
         }
         self.next_in_queue(now, s, session, out);
     }
@@ -132,7 +134,12 @@ impl Ensemble {
             q.front().filter(|h| !h.forwarded)?;
             q.pop_front()
         }) {
-            self.read_now(now, s, r.conn, session, r.xid, r.request, r.op, out);
+            match r.request {
+                Some((request, op)) => {
+                    self.read_now(now, s, r.conn, session, r.xid, request, op, out)
+                }
+                None => self.pong(now, s, r.conn, session, out),
+            }
         }
         if self.m(s).queues.get(&session).is_some_and(|q| q.is_empty()) {
             self.m(s).queues.remove(&session);

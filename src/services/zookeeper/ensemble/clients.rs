@@ -80,8 +80,7 @@ impl Ensemble {
                 let q = Queued {
                     conn,
                     xid,
-                    request: request.clone(),
-                    op,
+                    request: Some((request.clone(), op)),
                     forwarded,
                 };
                 self.m(s).queues.entry(session).or_default().push_back(q);
@@ -98,8 +97,18 @@ impl Ensemble {
                     return Narration::new(Key::ClosedConnection, Some(conn)).a(label);
                 };
                 self.m(s).touched.insert(session);
-                for o in self.m(s).db.handle(now, Input::Ping { session }) {
-                    out.send_from(s, conn, Down::Output(o));
+                if let Some(q) = self.m(s).queues.get_mut(&session).filter(|q| !q.is_empty()) {
+                    // It waits behind the session's forwarded requests, as every packet does in
+                    // the server's pipeline: a stuck `sync` holds the pings too, and the
+                    // client's read timeout drops the connection (F22).
+                    q.push_back(Queued {
+                        conn,
+                        xid: -2,
+                        request: None,
+                        forwarded: false,
+                    });
+                } else {
+                    self.pong(now, s, conn, session, out);
                 }
                 Narration::new(Key::PingArrives, Some(conn)).a(format!("0x{:x}", session.0))
             }
@@ -112,6 +121,20 @@ impl Ensemble {
                     .a(self.name(s))
                     .b(Detail::Text("closeSession".into()))
             }
+        }
+    }
+
+    /// Server `s` answers a session's ping.
+    pub(super) fn pong(
+        &mut self,
+        now: Tick,
+        s: ServerId,
+        conn: ConnId,
+        session: SessionId,
+        out: &mut Out,
+    ) {
+        for o in self.m(s).db.handle(now, Input::Ping { session }) {
+            out.send_from(s, conn, Down::Output(o));
         }
     }
 

@@ -92,8 +92,9 @@ impl Lead {
 pub struct Queued {
     pub conn: usize,
     pub xid: i32,
-    pub request: Request,
-    pub op: crate::engine::Opcode,
+    /// The request and its opcode; `None`: a ping, which waits in the session's queue too
+    /// (F22).
+    pub request: Option<(Request, crate::engine::Opcode)>,
     /// A write or `sync` this server forwarded: the session's later requests wait for it.
     pub forwarded: bool,
 }
