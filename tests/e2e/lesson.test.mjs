@@ -144,3 +144,26 @@ test('the editor writes a lesson from the stage; its link and its file open the 
     assert.equal(fs.readFileSync(await saved[0].path(), 'utf8'), file, 'the same file, byte for byte');
   } catch (e) { await screenshotOnFailure(again.page, 'lesson-editor-again'); throw e; } finally { await again.page.close(); }
 });
+
+test('an author\'s question at a stop waits for the reader\'s prediction, and the run answers it', async () => {
+  const lesson = {
+    lockstep_lesson: 1, id: 'e2e-ask', title: { en: 'Predict the herd', zh: '预测羊群' }, preset: 'herd',
+    stops: [{ step: 36, title: { en: 'Everyone waits', zh: '大家都在等' }, text: { en: 'Five watches on one node.' }, ask: 'notified' }],
+  };
+  const { page, problems } = await open(`full.html?lesson=${b64url(JSON.stringify(lesson))}&at=35&lang=en`);
+  try {
+    await page.locator('#ls-step').click();
+    assert.equal((await position(page)).step, 36);
+    assert.match(await page.locator('#ls-caption').innerText(), /Everyone waits: Five watches on one node\./);
+    assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'open');
+    await page.locator('#ls-step').click();
+    assert.equal((await position(page)).step, 36, 'Step waits for the prediction');
+    await page.locator('#ls-quiz [data-right="true"]').click();
+    assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'right');
+    const right = await page.locator('#ls-quiz [data-right="true"]').innerText();
+    assert.equal(right.trim(), '5', 'five waiters are notified at once');
+    for (let i = 0; i < 80 && !(await page.locator('#ls-quiz.ls-quiz--shown').count()); i++) await page.locator('#ls-step').click();
+    assert.equal((await position(page)).step, Number(await page.locator('#ls-quiz').getAttribute('data-reveal')));
+    assert.deepEqual(problems.pageErrors, []);
+  } catch (e) { await screenshotOnFailure(page, 'lesson-ask'); throw e; } finally { await page.close(); }
+});
