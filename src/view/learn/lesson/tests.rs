@@ -139,7 +139,11 @@ fn the_example_lessons_read_and_their_questions_are_answered_by_the_run() {
         let found = ch.with_stops(crate::sim::moments::find(&sim, &ch.kinds()));
         let qs = super::super::questions::questions(&ch, &sim, &found);
         let asks = ch.stops.iter().filter(|s| s.ask.is_some()).count();
-        assert_eq!(qs.len(), asks, "{path:?}: every question has its answer in the run");
+        assert_eq!(
+            qs.len(),
+            asks,
+            "{path:?}: every question has its answer in the run"
+        );
         for s in &ch.stops {
             let step = s.step.expect("an example places its stops by step");
             assert!(found.iter().any(|m| m.step == step && m.kind == Kind::Stop));
