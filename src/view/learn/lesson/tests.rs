@@ -127,28 +127,22 @@ fn the_readmes_example_lesson_reads() {
 
 #[test]
 fn the_example_lessons_read_and_their_questions_are_answered_by_the_run() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/lessons/examples");
-    let mut seen = 0;
-    for f in std::fs::read_dir(dir).expect("lessons/examples") {
-        let path = f.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let ch = Chapter::from_json(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        assert_eq!(ch.to_json(), text, "{path:?}: canonical form");
+    let examples = [(
+        "herd-by-step",
+        include_str!("../../../../lessons/examples/herd-by-step.json"),
+    )];
+    for (name, text) in examples {
+        let ch = Chapter::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(ch.to_json(), text, "{name}: canonical form");
         let mut sim = Simulation::from_run(ch.run().unwrap());
         sim.compute_ahead(2000, 200);
         let found = ch.with_stops(crate::sim::moments::find(&sim, &ch.kinds()));
         let qs = super::super::questions::questions(&ch, &sim, &found);
         let asks = ch.stops.iter().filter(|s| s.ask.is_some()).count();
-        assert_eq!(
-            qs.len(),
-            asks,
-            "{path:?}: every question has its answer in the run"
-        );
+        assert_eq!(qs.len(), asks, "{name}: the run answers every question");
         for s in &ch.stops {
             let step = s.step.expect("an example places its stops by step");
             assert!(found.iter().any(|m| m.step == step && m.kind == Kind::Stop));
         }
-        seen += 1;
     }
-    assert!(seen >= 1);
 }
