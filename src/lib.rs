@@ -12,6 +12,11 @@
 //! - [`replay`]: the replay script format used to compare the engine with a real server.
 //! - `ui` (wasm32 only): the Leptos app, rendering what `view` computed.
 
+/// Whether this build is the full bundle (the `services` feature: every lock service, the
+/// ZooKeeper ensemble, compare mode, the matrix). Code that only the full bundle can reach
+/// starts with `if !FULL`, so the lean first bundle drops it without another `cfg`.
+pub const FULL: bool = cfg!(feature = "services");
+
 pub mod engine;
 pub mod narrate;
 pub mod recipes;

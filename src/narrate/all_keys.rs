@@ -3,8 +3,11 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 100] = [
+pub const ALL_KEYS: [Key; 103] = [
+    Key::CmdSyncRead,
     Key::CmdExtend,
+    Key::CmdPauseLinks,
+    Key::CmdRead,
     Key::RedlockExpired,
     Key::RedlockReconnect,
     Key::RedlockReset,

@@ -39,6 +39,12 @@ pub enum Phase {
     Waiting(String),
     /// Busy: polling again after a delay (Redis and SQL locks).
     Backoff,
+    /// An observer waits for its `sync` to come back.
+    Syncing,
+    /// An observer waits for its read of the lock node.
+    Reading,
+    /// What an observer's last read saw: the lock node's czxid, or `None` (no node).
+    Read(Option<i64>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -135,6 +141,11 @@ pub enum Key {
     ServerRestart,
     ServerRestartDisk,
     CmdPauseServer,
+    /// A server's links to the other servers stop carrying messages for a while.
+    CmdPauseLinks,
+    /// An observer reads the lock node; after `sync`.
+    CmdRead,
+    CmdSyncRead,
     /// A partition splits any set of nodes from the rest.
     CmdSplit,
     CmdHealSplit,
@@ -301,6 +312,22 @@ pub fn phase_text(p: &Phase, lang: Lang) -> String {
             "busy: polling again after a delay"
         }
         .into(),
+        Phase::Syncing | Phase::Reading | Phase::Read(_) => read_text(p, zh).into(),
+    }
+}
+
+/// An observer's phases in words (observers run in the full bundle only).
+fn read_text(p: &Phase, zh: bool) -> &'static str {
+    let pick = |en, cn| if zh { cn } else { en };
+    match p {
+        _ if !crate::FULL => "",
+        Phase::Syncing => pick(
+            "sync: waiting for its server to catch up",
+            "sync：等服务器追上领导者",
+        ),
+        Phase::Reading => pick("reading /lock", "读取 /lock"),
+        Phase::Read(Some(_)) => pick("read: /lock exists (held)", "读到：/lock 存在（锁被持有）"),
+        _ => pick("read: no /lock (free)", "读到：没有 /lock（锁空闲）"),
     }
 }
 

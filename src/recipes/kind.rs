@@ -27,6 +27,8 @@ pub enum RecipeKind {
     SqlLease,
     SqlRowLock,
     Redlock,
+    /// Takes no lock: reads the lock node on command (a scenario's `observers`).
+    Observer,
 }
 
 impl RecipeKind {
@@ -79,6 +81,7 @@ impl RecipeKind {
             RecipeKind::SqlLease => "sql_lease",
             RecipeKind::SqlRowLock => "sql_row_lock",
             RecipeKind::Redlock => "redlock",
+            RecipeKind::Observer => "observer",
         }
     }
 

@@ -18,6 +18,8 @@ pub mod sequential;
 #[cfg(feature = "services")]
 pub mod etcd;
 #[cfg(feature = "services")]
+pub mod observer;
+#[cfg(feature = "services")]
 pub mod redis;
 #[cfg(feature = "services")]
 pub mod redlock;
@@ -57,6 +59,10 @@ pub enum RecipeIn {
     Retry,
     /// The application extends the lock it holds (node-redlock's `lock.extend(ttl)`).
     Extend,
+    /// The application reads the lock node, after `sync` if asked (observers only).
+    Read {
+        sync: bool,
+    },
 }
 
 /// Why an acquire or release did not succeed.
@@ -95,6 +101,8 @@ pub enum RecipeOut {
         retry: u32,
     },
     CancelRetry,
+    /// An observer's read is done (what it saw is in its phase).
+    Read,
 }
 
 /// A ZooKeeper recipe's view of its inputs (the library matched each reply to its request).
@@ -230,6 +238,7 @@ recipes! {
     LostWakeup(broken::LostWakeup) for LostWakeup => |_| broken::LostWakeup::default(),
     }
     #[cfg(feature = "services")] {
+    Observer(observer::Observer) for Observer => |_| observer::Observer::default(),
     Redis(redis::Redis) for RedisSetnx | RedisLease => redis::Redis::from_config,
     Etcd(etcd::Mutex) for EtcdMutex => |c: &RecipeConfig| etcd::Mutex::new(c.lease),
     SqlInsert(sql::Insert) for SqlInsert | SqlLease => sql::Insert::from_config,

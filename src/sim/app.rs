@@ -38,6 +38,9 @@ pub struct AppConfig {
     pub acquire_timeout: Option<Tick>,
     /// Whether the work reads and writes the protected resource.
     pub resource_io: bool,
+    /// An observer: takes no lock, only reads the lock node when a command asks.
+    #[serde(default)]
+    pub observes: bool,
 }
 
 /// What the application asks for.
@@ -228,6 +231,14 @@ impl App {
         }
     }
 
+    /// An observer's read is done: a round it started is over.
+    pub fn on_read(&mut self, now: Tick, rng: &mut SimRng) {
+        if self.state == AppState::Acquiring {
+            self.acquire_deadline = None;
+            self.end_round(now, rng);
+        }
+    }
+
     /// The recipe learned the lock is gone: abandon the work in progress.
     pub fn on_lost(&mut self, now: Tick, rng: &mut SimRng) {
         if !matches!(
@@ -259,6 +270,7 @@ mod tests {
             nesting: 1,
             acquire_timeout: None,
             resource_io: true,
+            observes: false,
         };
         App::new(cfg, 0)
     }

@@ -4,12 +4,12 @@
 use super::moments::{Kind, Moment};
 use super::narrate::{Key, Lang};
 
-fn name(c: usize) -> String {
+pub(super) fn name(c: usize) -> String {
     format!("C{}", c + 1)
 }
 
 /// "C1", "C1 and C2", "C1, C2 and C3" (Chinese: "C1、C2 和 C3").
-fn names(all: &[usize], zh: bool) -> String {
+pub(super) fn names(all: &[usize], zh: bool) -> String {
     let v: Vec<String> = all.iter().map(|c| name(*c)).collect();
     match v.as_slice() {
         [] => String::new(),
@@ -26,7 +26,7 @@ fn names(all: &[usize], zh: bool) -> String {
 }
 
 impl Moment {
-    fn everyone(&self) -> Vec<usize> {
+    pub(super) fn everyone(&self) -> Vec<usize> {
         self.client
             .into_iter()
             .chain(self.others.iter().copied())
@@ -147,43 +147,23 @@ impl Moment {
                 format!("The key {t} has no expiry and its owner is gone: it stays forever."),
                 format!("键 {t} 没有过期时间，而它的主人已经不在了：它会永远留下。"),
             ),
-            Kind::RowWaiters => pick(
-                format!("{others} waits for the row {c}'s transaction has locked."),
-                format!("{others} 在等待 {c} 的事务锁住的那一行。"),
-            ),
             Kind::Rewatch => pick(
                 format!("{c} lists the children again and now watches {t} instead."),
                 format!("{c} 重新列出子节点，现在改为监视 {t}。"),
             ),
-            Kind::ReplicaBehind => pick(
-                format!("{c}'s lock is on the primary but not yet on the replica (lag {n} ticks)."),
-                format!("{c} 的锁已写入主节点，但还没有复制到副本（延迟 {n} 个时钟单位）。"),
-            ),
-            Kind::Repaired => pick(
-                format!("A waiter gives the orphaned key {t} an expiry: it will go away now."),
-                format!("一个等待者给无主的键 {t} 设置了过期时间：它终将消失。"),
-            ),
-            Kind::RowHandover => pick(
-                format!("{c}'s transaction is gone: PostgreSQL hands the row lock to {others}."),
-                format!("{c} 的事务已结束：PostgreSQL 把行锁交给了 {others}。"),
-            ),
             Kind::SessionLost => t.clone(),
-            Kind::Elected if self.client.is_some() => pick(
-                format!("A majority elected {t}, which leads epoch {n}. {c}'s lock node was logged by a majority, so the new leader has it: {c} still holds the lock."),
-                format!("过半数选出了 {t}，由它领导第 {n} 纪元。{c} 的锁节点曾被过半数记录，所以新领导者也有它：{c} 仍然持有锁。"),
-            ),
-            Kind::Elected => pick(
-                format!("A majority elected {t}, which leads epoch {n}."),
-                format!("过半数选出了 {t}，由它领导第 {n} 纪元。"),
-            ),
-            Kind::Quorum if self.n == 0 => pick(
-                format!("{c} won the lock: a majority of the masters voted for it. {others} got none of {m} votes; it sends its unlock script to every master anyway and tries again later."),
-                format!("{c} 赢得了锁：多数主节点投给了它。{others} 在 {m} 票中一票也没拿到；它照样向每个主节点发送解锁脚本，稍后再试。"),
-            ),
-            Kind::Quorum => pick(
-                format!("{c} won the lock: a majority of the masters voted for it. {others} got only {n} of {m} votes, so it deletes its keys from every master and tries again later."),
-                format!("{c} 赢得了锁：多数主节点投给了它。{others} 只拿到 {m} 票中的 {n} 票，于是从每个主节点删除自己的键，稍后再试。"),
-            ),
+            // Only the full bundle's services and ensemble show these (`captions_full.rs`).
+            Kind::RowWaiters
+            | Kind::ReplicaBehind
+            | Kind::Repaired
+            | Kind::RowHandover
+            | Kind::StaleRead
+            | Kind::FreshRead
+            | Kind::Elected
+            | Kind::Quorum => match crate::FULL {
+                true => self.full_caption(zh),
+                false => String::new(),
+            },
             Kind::Unlocked => pick(
                 format!("{n} clients work on the resource at once, with no lock at all."),
                 format!("{n} 个客户端在完全无锁的情况下同时操作资源。"),

@@ -202,6 +202,12 @@ impl Client {
         self.run(now, Vec::new(), outs, rng)
     }
 
+    /// The application reads the lock node (observers; other recipes ignore it).
+    pub fn command_read(&mut self, now: Tick, sync: bool, rng: &mut SimRng) -> Vec<Outgoing> {
+        let outs = vec![AppOut::Recipe(RecipeIn::Read { sync })];
+        self.run(now, Vec::new(), outs, rng)
+    }
+
     pub fn command_release(&mut self, now: Tick, rng: &mut SimRng) -> Vec<Outgoing> {
         self.refused_now = false;
         let outs = if self.recipe.holding() {
@@ -321,6 +327,10 @@ impl Client {
             }
             RecipeOut::CancelRetry => {
                 self.retry_at = None;
+                Vec::new()
+            }
+            RecipeOut::Read => {
+                self.app.on_read(now, rng);
                 Vec::new()
             }
         }

@@ -97,15 +97,28 @@ pub enum Command {
     Extend {
         client: ClientId,
     },
+    /// An observer reads the lock node from its server, after `sync` if asked.
+    Read {
+        client: ClientId,
+        #[serde(default)]
+        sync: bool,
+    },
+    /// The links between server `server` and the other servers stop carrying messages for
+    /// `ticks` (a congested or stalled quorum connection): what is sent waits, in order, and
+    /// arrives when they carry again. Its clients still reach it.
+    PauseLinks {
+        server: ServerId,
+        ticks: Tick,
+    },
 }
 
 impl Command {
     /// Durations and latencies within [`MAX_TICKS`].
     pub fn ticks_ok(&self) -> bool {
         match self {
-            Command::Pause { ticks, .. } | Command::PauseServer { ticks, .. } => {
-                *ticks <= MAX_TICKS
-            }
+            Command::Pause { ticks, .. }
+            | Command::PauseServer { ticks, .. }
+            | Command::PauseLinks { ticks, .. } => *ticks <= MAX_TICKS,
             Command::Latency { min, max } => *min <= MAX_TICKS && *max <= MAX_TICKS,
             Command::ClockJump { by, .. } => by.unsigned_abs() <= MAX_TICKS,
             _ => true,
@@ -119,6 +132,7 @@ impl Command {
             Command::CrashServer { server }
             | Command::RestartServer { server, .. }
             | Command::PauseServer { server, .. }
+            | Command::PauseLinks { server, .. }
             | Command::ClockJump { server, .. }
                 if !server_ok(server) =>
             {
@@ -156,11 +170,13 @@ impl Command {
             | Command::Acquire { client }
             | Command::Release { client }
             | Command::Cancel { client }
-            | Command::Extend { client } => Some(*client),
+            | Command::Extend { client }
+            | Command::Read { client, .. } => Some(*client),
             Command::Latency { .. }
             | Command::Failover
             | Command::CrashServer { .. }
             | Command::PauseServer { .. }
+            | Command::PauseLinks { .. }
             | Command::RestartServer { .. }
             | Command::ClockJump { .. }
             | Command::Split { .. }

@@ -21,6 +21,8 @@ pub struct Memory {
     row_holders: BTreeMap<String, usize>,
     /// A watch fired since the client last moved its watch.
     woken: Vec<usize>,
+    /// Observers' reads on their way.
+    pub(super) reads: super::detect_reads::Reads,
 }
 
 impl Finder {

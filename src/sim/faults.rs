@@ -132,6 +132,8 @@ impl World {
                 self.client_sends(ci, out);
                 Narration::new(Key::CmdCancel, c).phase(self.clients[ci].recipe.phase())
             }
+            Command::Read { sync, .. } => self.read(ci, *sync),
+            Command::PauseLinks { server, ticks } => self.pause_links(*server, *ticks),
             Command::Release { .. } => {
                 let out = if self.clients[ci].alive() {
                     self.clients[ci].command_release(now, rng)
@@ -213,6 +215,40 @@ impl World {
         self.server_paused[i] = self.server_paused[i].max(until);
         self.service.pause_server(s, until);
         Narration::new(Key::CmdPauseServer, None)
+            .a(name.name)
+            .n(ticks as i64)
+    }
+
+    /// An observer reads the lock node (after `sync` if asked); observers run in the full
+    /// bundle only.
+    fn read(&mut self, ci: usize, sync: bool) -> Narration {
+        let c = Some(ci);
+        if !crate::FULL || !self.clients[ci].alive() {
+            return Narration::new(Key::CmdRead, c);
+        }
+        let out = self.clients[ci].command_read(self.now, sync, &mut self.rng);
+        self.client_sends(ci, out);
+        let key = if sync { Key::CmdSyncRead } else { Key::CmdRead };
+        Narration::new(key, c).phase(self.clients[ci].recipe.phase())
+    }
+
+    /// Server `s`'s links to the other servers carry nothing for `ticks`: messages on them
+    /// wait (the scheduler), in order.
+    fn pause_links(&mut self, s: ServerId, ticks: Tick) -> Narration {
+        if !crate::FULL {
+            return Narration::new(Key::NotApplicable, None).a("pausing links");
+        }
+        let name = self.service.servers().into_iter().find(|i| i.id == s);
+        let Some(name) = name.filter(|_| self.service.servers().len() > 1) else {
+            return Narration::new(Key::NotApplicable, None)
+                .a(format!("pausing the links of server {}", s + 1));
+        };
+        let i = usize::from(s);
+        if self.links_paused.len() <= i {
+            self.links_paused.resize(i + 1, 0);
+        }
+        self.links_paused[i] = self.links_paused[i].max(self.now.saturating_add(ticks));
+        Narration::new(Key::CmdPauseLinks, None)
             .a(name.name)
             .n(ticks as i64)
     }

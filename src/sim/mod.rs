@@ -4,10 +4,12 @@
 
 pub mod app;
 mod captions;
+mod captions_full;
 pub mod client;
 pub mod codec;
 mod command;
 mod detect;
+pub mod detect_reads;
 mod detect_votes;
 pub mod explore;
 mod faults;

@@ -64,6 +64,11 @@ pub enum Kind {
     /// Redlock: one client holds the lock with a majority of the masters; another fell short
     /// and deletes its keys.
     Quorum,
+    /// An observer's read was answered by a server that has not applied what the leader
+    /// committed: it saw the lock free while it is held (or held after its release).
+    StaleRead,
+    /// An observer's read saw what the leader has (after `sync`, or once its server caught up).
+    FreshRead,
     /// Every client has finished its rounds: what the lock bought, and what it cost.
     AllDone,
     /// A lesson's author stops here; the caption is the author's (never found in a run).
@@ -118,6 +123,7 @@ impl Kind {
                 Some(Key::CmdSplit) => "link-cut",
                 Some(Key::ServerCrash) => "server-down",
                 Some(Key::CmdPauseServer) => "server-paused",
+                Some(Key::CmdPauseLinks) => "links-paused",
                 Some(Key::ClockJumpForward | Key::ClockJumpBack) => "clock-jump",
                 _ => "fault",
             },
@@ -146,6 +152,8 @@ impl Kind {
             Kind::AllDone => "all-done",
             Kind::Stop => "stop",
             Kind::Quorum => "votes",
+            Kind::StaleRead => "stale-read",
+            Kind::FreshRead => "fresh-read",
         }
     }
 }
@@ -178,6 +186,7 @@ pub(super) fn is_fault(key: Key) -> bool {
             | Key::CmdSplit
             | Key::ServerCrash
             | Key::CmdPauseServer
+            | Key::CmdPauseLinks
             | Key::ClockJumpForward
             | Key::ClockJumpBack
     )
@@ -231,6 +240,7 @@ impl Finder {
         self.changes(w, r);
         self.all_done(w, r);
         self.votes(w, r);
+        self.reads(w, r);
     }
 
     /// The moments found, in step order.

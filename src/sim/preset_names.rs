@@ -19,7 +19,7 @@ impl PresetName {
 /// Presets only the full bundle runs (a ZooKeeper ensemble's, then the other lock services'):
 /// the lean bundle knows only their ids and titles, to list them and to hand a link to one of
 /// them over to the full bundle.
-pub const SERVICE_PRESET_NAMES: [PresetName; 20] = [
+pub const SERVICE_PRESET_NAMES: [PresetName; 21] = [
     PresetName {
         id: "zk-leader-crash",
         title: [
@@ -32,6 +32,13 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 20] = [
         title: [
             "Ensemble: the holder's server is cut off",
             "集群：持锁者所连的服务器被隔离",
+        ],
+    },
+    PresetName {
+        id: "zk-stale-read",
+        title: [
+            "Ensemble: a stale read, then sync",
+            "集群：过时读，然后 sync",
         ],
     },
     PresetName {

@@ -38,7 +38,8 @@ pub fn fingerprint(w: &World) -> (u64, Option<Tick>) {
 /// waiting names what it waits for.
 fn stage(p: &Phase) -> (u8, Option<&str>) {
     match p {
-        Phase::Idle => (0, None),
+        Phase::Idle | Phase::Read(_) => (0, None),
+        Phase::Syncing | Phase::Reading => (1, None),
         Phase::Creating | Phase::Requesting | Phase::Listing | Phase::Backoff => (1, None),
         Phase::Watching(x) => (2, Some(x)),
         Phase::Waiting(x) => (3, Some(x)),

@@ -51,6 +51,9 @@ pub struct Scenario {
     pub resource: ResourceKind,
     /// `rwlock`: which clients take the read lock (the others write).
     pub readers: Vec<ClientId>,
+    /// ZooKeeper: these clients take no lock; they read the lock node when a `read` command
+    /// asks (a dashboard, a health check).
+    pub observers: Vec<ClientId>,
     /// Reentrant depth for `curator`.
     pub nesting: u32,
     pub max_leases: u32,
@@ -119,6 +122,7 @@ impl Default for Scenario {
             fencing: false,
             resource: ResourceKind::Counter,
             readers: Vec::new(),
+            observers: Vec::new(),
             nesting: 1,
             max_leases: 1,
             acquire_timeout: None,
@@ -156,10 +160,10 @@ pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 pub const MAX_TICKS: Tick = 1_000_000;
 
 impl Scenario {
-    /// Whether only the full bundle runs it: a lock service other than ZooKeeper, or a
-    /// ZooKeeper ensemble (the lean first page carries neither, and hands such runs over).
+    /// Whether only the full bundle runs it: a lock service other than ZooKeeper, a ZooKeeper
+    /// ensemble, or observers (the lean first page carries none, and hands such runs over).
     pub fn needs_full(&self) -> bool {
-        !self.recipe.service().look().lean || self.ensemble.is_some()
+        !self.recipe.service().look().lean || self.ensemble.is_some() || !self.observers.is_empty()
     }
 
     /// Checks ranges; the message names the field.
@@ -172,9 +176,14 @@ impl Scenario {
                 &format!("{n} timed commands, more than {MAX_FAULTS}"),
             );
         }
-        if self.readers.len().max(self.timeouts.len()) > MAX_CLIENTS as usize {
+        let lists = [
+            self.readers.len(),
+            self.observers.len(),
+            self.timeouts.len(),
+        ];
+        if lists.into_iter().max().unwrap_or(0) > MAX_CLIENTS as usize {
             return bad(
-                "readers/timeouts",
+                "readers/observers/timeouts",
                 &format!("more than {MAX_CLIENTS} entries"),
             );
         }
@@ -293,10 +302,11 @@ impl Scenario {
         if self
             .readers
             .iter()
+            .chain(&self.observers)
             .chain(self.timeouts.iter().map(|(c, _)| c))
             .any(|c| *c >= n)
         {
-            return bad("readers/timeouts", "client index out of range");
+            return bad("readers/observers/timeouts", "client index out of range");
         }
         Ok(())
     }

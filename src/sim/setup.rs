@@ -40,8 +40,12 @@ fn config(sc: &Scenario) -> ServiceConfig {
 /// Client `i`, placed on one of the service's `servers` (a ZooKeeper client's connect string).
 pub(super) fn make_client(sc: &Scenario, i: usize, servers: usize, rng: &mut SimRng) -> Client {
     let writer = !sc.readers.contains(&i);
+    let observer = sc.observers.contains(&i);
     let cfg = RecipeConfig {
-        kind: sc.recipe,
+        kind: match observer {
+            true => RecipeKind::Observer,
+            false => sc.recipe,
+        },
         writer,
         max_leases: sc.max_leases,
         uuid_seed: rng.next_u64(),
@@ -65,17 +69,22 @@ pub(super) fn make_client(sc: &Scenario, i: usize, servers: usize, rng: &mut Sim
         hold_max: sc.hold_max,
         think_min: sc.think_min,
         think_max: sc.think_max,
-        rounds: sc.rounds,
+        rounds: if observer { 0 } else { sc.rounds },
         writer: writer || sc.recipe != RecipeKind::Rwlock,
         nesting: sc.nesting,
         acquire_timeout: timeout,
         resource_io: sc.resource_io,
+        observes: observer,
     };
     let start = 1 + rng.range(0, sc.start_spread);
     let (kind, svc) = (kind(sc), config(sc));
     let mut lib = Lib::new(kind, &svc).unwrap_or_else(|| Lib::ZooKeeper(zookeeper::lib(&svc)));
     lib.place(i, servers);
-    let mut client = Client::new(i, lib, Recipe::new(&cfg), App::new(app_cfg, start));
+    let mut app = App::new(app_cfg, start);
+    if observer {
+        app.state = super::app::AppState::Done; // it reads only when a command asks
+    }
+    let mut client = Client::new(i, lib, Recipe::new(&cfg), app);
     client.retry_base = sc.retry_sleep;
     client
 }

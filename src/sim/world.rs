@@ -76,6 +76,8 @@ pub struct World {
     pub stall_until: Tick,
     /// Per server, the tick until which it is paused (messages to it wait).
     pub server_paused: Vec<Tick>,
+    /// Per server, the tick until which its links to the other servers carry nothing.
+    pub links_paused: Vec<Tick>,
 }
 
 /// The timed commands by time; stable: commands at the same tick keep their order.
@@ -116,6 +118,7 @@ impl World {
             created_now: Vec::new(),
             stall_until: 0,
             server_paused: Vec::new(),
+            links_paused: Vec::new(),
         };
         w.boot();
         w
@@ -198,6 +201,11 @@ impl World {
         }
     }
 
+    /// Until when server `s`'s links to the other servers carry nothing.
+    pub fn link_paused(&self, s: crate::services::ServerId) -> Tick {
+        self.links_paused.get(usize::from(s)).copied().unwrap_or(0)
+    }
+
     /// When each possible next action is due (ignoring time in timeless mode).
     pub fn enabled(&self) -> Vec<(Tick, Action)> {
         self.candidates().collect()
@@ -214,7 +222,11 @@ impl World {
                 },
                 Node::Server(s) => {
                     let paused = self.server_paused.get(usize::from(s)).copied();
-                    e.deliver_at.max(self.stall_until).max(paused.unwrap_or(0))
+                    let at = e.deliver_at.max(self.stall_until).max(paused.unwrap_or(0));
+                    match e.from {
+                        Node::Server(f) => at.max(self.link_paused(f)).max(self.link_paused(s)),
+                        _ => at,
+                    }
                 }
                 _ => e.deliver_at,
             };
