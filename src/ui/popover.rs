@@ -64,6 +64,35 @@ fn client(app: App, c: usize) -> impl IntoView {
     let kazoo = app
         .sim
         .with_untracked(|s| s.scenario().recipe == crate::recipes::RecipeKind::Kazoo);
+    // An observer reads the lock node where other clients acquire and release it.
+    let observer = app
+        .sim
+        .with_untracked(|s| s.scenario().observers.contains(&c));
+    let (first, second) = if observer {
+        (
+            (
+                "read",
+                Command::Read {
+                    client: c,
+                    sync: false,
+                },
+                "act.read",
+            ),
+            (
+                "sync-read",
+                Command::Read {
+                    client: c,
+                    sync: true,
+                },
+                "act.sync_read",
+            ),
+        )
+    } else {
+        (
+            ("acquire", Command::Acquire { client: c }, "act.acquire"),
+            ("release", Command::Release { client: c }, "act.release"),
+        )
+    };
     view! {
         <h3 class="ls-pop__title">{move || row().map(|r| format!("{} · {}", r.name, r.label)).unwrap_or_default()}</h3>
         <p class="ls-muted">{move || row().map(|r| {
@@ -71,8 +100,8 @@ fn client(app: App, c: usize) -> impl IntoView {
             format!("{}{s}", r.conn_label)
         }).unwrap_or_default()}</p>
         <div class="ls-pop__acts" role="group">
-            <button data-act="acquire" on:click=act(Command::Acquire { client: c })>{tr(app, "act.acquire")}</button>
-            <button data-act="release" on:click=act(Command::Release { client: c })>{tr(app, "act.release")}</button>
+            <button data-act=first.0 on:click=act(first.1)>{tr(app, first.2)}</button>
+            <button data-act=second.0 on:click=act(second.1)>{tr(app, second.2)}</button>
             {kazoo.then(|| view! { <button data-act="cancel" on:click=act(Command::Cancel { client: c })>{tr(app, "act.cancel")}</button> })}
             <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: c })>{tr(app, "act.crash")}</button>
             <span class="ls-pop__pause">
@@ -115,6 +144,9 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
     // run's TTL, enough to run out every key it holds (or to double their lives).
     let own_clock = move || view().is_some_and(|v| v.role == crate::services::Role::Master);
     let ttl = move || app.sim.with_untracked(|s| s.scenario().lease);
+    // A server with peers (an ensemble, a primary and its replica) has links to them that
+    // can stall.
+    let peers = move || crate::FULL && app.frame.with(|f| f.servers.len() > 1);
     let jump = move |sign: i64| {
         let by = sign * ttl() as i64;
         app.inject(Command::ClockJump { server: s, by });
@@ -131,9 +163,11 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
             } else {
                 view! {
                     <button class="ls-fault" data-act="crash-server" on:click=act(Command::CrashServer { server: s })>{tr(app, "act.crash_server")}</button>
-                    <button class="ls-fault" data-act="pause-server" on:click=move |_| { app.inject(Command::PauseServer { server: s, ticks: app.pause_ticks.get_untracked() }); app.pop.set(None); }>
-                        {move || format!("{} {}", t("act.pause", app.lang.get()), app.pause_ticks.get())}
-                    </button>
+                    {pauses(peers()).into_iter().map(|(act, key, cmd)| view! {
+                        <button class="ls-fault" data-act=act on:click=move |_| { app.inject(cmd(s, app.pause_ticks.get_untracked())); app.pop.set(None); }>
+                            {move || format!("{} {}", t(key, app.lang.get()), app.pause_ticks.get())}
+                        </button>
+                    }).collect_view()}
                     {own_clock().then(|| view! {
                         <button class="ls-fault" data-act="clock-forward" on:click=move |_| jump(1)>
                             {move || t("act.clock_forward", app.lang.get()).replace("{n}", &ttl().to_string())}
@@ -151,6 +185,25 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
             }}
         </div>
     }
+}
+
+/// A server's timed stalls: of the whole server, and (with peers) of its links to them. One
+/// button type for both (one monomorphised view in the wasm).
+type Pause = (
+    &'static str,
+    &'static str,
+    fn(crate::services::ServerId, crate::services::Tick) -> Command,
+);
+fn pauses(peers: bool) -> Vec<Pause> {
+    let server: Pause = ("pause-server", "act.pause", |server, ticks| {
+        Command::PauseServer { server, ticks }
+    });
+    let links: Pause = ("pause-links", "act.pause_links", |server, ticks| {
+        Command::PauseLinks { server, ticks }
+    });
+    std::iter::once(server)
+        .chain(peers.then_some(links))
+        .collect()
 }
 
 fn entry(app: App, id: String) -> impl IntoView {

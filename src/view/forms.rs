@@ -4,7 +4,7 @@
 
 use super::lanes::Status;
 use super::stage::name_forms;
-use crate::narrate::compact_path;
+use crate::narrate::{compact_path, phase_text};
 use crate::recipes::Phase;
 use crate::sim::Lang;
 
@@ -47,6 +47,7 @@ impl Status {
                 f.extend(named("fired: ", "已触发：", p));
                 f
             }
+            Status::Saw { held, stale } => saw_forms(*held, *stale, zh),
             Status::RowWait(h) => vec![pick("waits for C", "等待 C") + &(h + 1).to_string()],
             Status::Votes {
                 votes,
@@ -78,6 +79,7 @@ fn phase_forms(p: &Phase, zh: bool) -> Vec<String> {
         Phase::Creating => vec![pick("creating", "创建节点")],
         Phase::Requesting => vec![pick("asking", "请求锁")],
         Phase::Listing => vec![pick("listing", "列出")],
+        Phase::Syncing | Phase::Reading | Phase::Read(_) => read_forms(p, zh),
         Phase::Holding => vec![pick("holding", "持有")],
         Phase::Backoff => vec![
             pick("busy: retrying later", "锁被占用"),
@@ -123,4 +125,47 @@ mod tests {
             "以为持有"
         );
     }
+}
+
+/// An observer's phases (observers run in the full bundle only).
+fn read_forms(p: &Phase, zh: bool) -> Vec<String> {
+    let pick = |en: &str, cn: &str| if zh { cn } else { en }.to_string();
+    match p {
+        _ if !crate::FULL => Vec::new(),
+        Phase::Syncing => vec![pick("syncing", "同步中")],
+        Phase::Reading => vec![pick("reading", "读取中")],
+        Phase::Read(Some(_)) => vec![pick("read: held", "读到：被持有")],
+        _ => vec![pick("read: free", "读到：空闲")],
+    }
+}
+
+/// An observer's last read, stale or not.
+fn saw_forms(held: bool, stale: bool, zh: bool) -> Vec<String> {
+    let pick = |en: &str, cn: &str| if zh { cn } else { en }.to_string();
+    match (held, stale) {
+        _ if !crate::FULL => Vec::new(),
+        (_, false) => read_forms(&Phase::Read(held.then_some(0)), zh),
+        (false, true) => vec![
+            pick("stale: saw it free", "过时：读到空闲"),
+            pick("stale read", "过时读"),
+        ],
+        (true, true) => vec![
+            pick("stale: saw it held", "过时：读到被持有"),
+            pick("stale read", "过时读"),
+        ],
+    }
+}
+
+/// An observer's read in words.
+pub(super) fn saw_text(held: bool, stale: bool, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let text = match (held, stale, zh) {
+        _ if !crate::FULL => "",
+        (_, false, _) => return phase_text(&Phase::Read(held.then_some(0)), lang),
+        (false, true, false) => "stale read: no /lock, but the leader has it",
+        (false, true, true) => "过时读：没有 /lock，但领导者上有",
+        (true, true, false) => "stale read: /lock, but the leader deleted it",
+        (true, true, true) => "过时读：有 /lock，但领导者已删除",
+    };
+    text.into()
 }

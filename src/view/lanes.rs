@@ -41,6 +41,12 @@ pub enum Status {
         waiting: u8,
         unwinding: bool,
     },
+    /// An observer's last read: whether it saw the lock node, and whether the leader's copy
+    /// now disagrees (a stale read).
+    Saw {
+        held: bool,
+        stale: bool,
+    },
     /// Any other phase of the recipe.
     Phase(Phase),
 }
@@ -117,6 +123,8 @@ pub struct Around {
     row_wait: std::collections::BTreeMap<usize, usize>,
     /// Clients a watch event is on its way to.
     notified: std::collections::BTreeSet<usize>,
+    /// The leader's copy has the lock node (`None`: no leader).
+    leader_lock: Option<bool>,
 }
 
 impl Around {
@@ -138,6 +146,7 @@ impl Around {
                 }),
         );
         Around {
+            leader_lock: crate::sim::detect_reads::leader_has_lock(w),
             watches: w.service.watches(),
             entries,
             row_wait,
@@ -154,6 +163,11 @@ fn status(a: &Around, c: &Client, agrees: bool) -> Status {
         (_, Phase::Holding) if matches!(c.recipe, Recipe::None(_)) => Status::Unlocked,
         (_, Phase::Holding) if agrees => Status::Holds,
         (_, Phase::Holding) => Status::BelievesOnly,
+        (_, Phase::Read(seen)) => Status::Saw {
+            held: seen.is_some(),
+            stale: a.leader_lock.is_some_and(|t| t != seen.is_some()),
+        },
+        (_, Phase::Idle) if c.app.cfg.observes => Status::Phase(Phase::Idle),
         (_, Phase::Idle) if c.app.state == AppState::Done => Status::Done,
         (_, Phase::Watching(p)) => {
             if a.watches.iter().any(|x| x.conn == c.id && x.path == p) {
@@ -199,6 +213,8 @@ impl Status {
             Status::Notified(_) => "notified",
             Status::RowWait(_) => "waiting",
             Status::Votes { .. } => "votes",
+            Status::Saw { stale: true, .. } => "stale",
+            Status::Saw { .. } => "read",
             Status::Phase(Phase::Backoff) => "backoff",
             Status::Phase(Phase::Waiting(_)) => "waiting",
             Status::Phase(_) => "busy",
@@ -224,6 +240,7 @@ impl Status {
             Status::SetsWatch(p) => format!("{} {}", k("status.sets_watch"), tail(p)),
             Status::Notified(p) => format!("{}{}", k("status.notified"), tail(p)),
             Status::Phase(p) => phase_text(p, lang),
+            Status::Saw { held, stale } => super::forms::saw_text(*held, *stale, lang),
             Status::Votes {
                 votes,
                 masters,

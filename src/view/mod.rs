@@ -31,4 +31,4 @@ pub use frame::{build, Frame};
 
 /// Whether this is the full bundle (every lock service, compare mode, the matrix, the lesson
 /// reader and editor); the lean first page hands anything else over to it.
-pub const FULL: bool = cfg!(feature = "services");
+pub const FULL: bool = crate::FULL;

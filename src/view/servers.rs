@@ -19,6 +19,8 @@ pub struct ServerView {
     pub paused_until: Option<Tick>,
     /// Its own clock reads this many ms ahead of the world's (behind if negative).
     pub clock_ahead: i64,
+    /// Its links to the other servers carry nothing for now.
+    pub stalled: bool,
 }
 
 /// A link between two servers, and whether the network cuts it now.
@@ -27,6 +29,8 @@ pub struct Link {
     pub a: ServerId,
     pub b: ServerId,
     pub cut: bool,
+    /// One end's links carry nothing for now (what is sent on them waits).
+    pub stalled: bool,
 }
 
 /// The servers, in id order.
@@ -55,6 +59,14 @@ pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
                     false => format!("{label} · paused until t={t}"),
                 };
             }
+            let until = w.link_paused(s.id);
+            let stalled = until > w.now && s.role != Role::Down;
+            if stalled {
+                label = match zh {
+                    true => format!("{label} · 与其他服务器的链路停滞，直到 t={until}"),
+                    false => format!("{label} · links stalled until t={until}"),
+                };
+            }
             ServerView {
                 id: s.id,
                 name: s.name,
@@ -63,6 +75,7 @@ pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
                 down: s.role == Role::Down,
                 paused_until,
                 clock_ahead: s.clock_ahead,
+                stalled,
             }
         })
         .collect()
@@ -90,10 +103,12 @@ pub fn links(w: &World, servers: &[ServerView]) -> Vec<Link> {
         for b in &servers[i + 1..] {
             let (na, nb) = (Node::Server(a.id), Node::Server(b.id));
             let cut = w.net.cuts(na, nb) || w.net.cuts(nb, na) || a.down || b.down;
+            let stalled = w.link_paused(a.id).max(w.link_paused(b.id)) > w.now;
             out.push(Link {
                 a: a.id,
                 b: b.id,
                 cut,
+                stalled: stalled && !cut,
             });
         }
     }

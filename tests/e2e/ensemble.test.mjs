@@ -76,3 +76,39 @@ test('one click puts the same leader crash on Redis beside the ensemble: two hol
   assert.match(await flag('redis_lease', 'mon.belief'), /ls-bad/, 'the promoted replica hands the lock out again');
   assert.match(await flag('curator', 'mon.belief'), /ls-notyet/, 'the ensemble keeps one holder');
 }));
+
+test('a stale read on a follower whose links stall, then sync: the two reads are key frames drawn on the stage', () => withPage('ensemble-stale-read', 'full.html?preset=zk-stale-read', async (page) => {
+  await page.locator('#ls-stage rect.ls-server').first().waitFor();
+  const entries = () => page.locator('#ls-stage rect.ls-entry').evaluateAll((els) => els.map((e) => e.dataset.entry));
+  await page.locator('.ls-mark[data-evidence~="stale-read"]').first().click();
+  await settle(page);
+  assert.ok(await evidence(page, 'stale-read') > 0, 'C2\'s card says its read is stale');
+  assert.ok(await evidence(page, 'links-paused') > 0, 'zk-2\'s links are drawn stalled');
+  const stale = await texts(page);
+  assert.ok(stale.some((t) => /^stale/.test(t)), `C2's card says stale: ${stale.join(' | ')}`);
+  assert.ok(stale.includes('stalled'), 'the stalled links are named on the lane');
+  assert.ok(stale.some((t) => /zk-2 .* applied 0x100000005/.test(t)) && stale.some((t) => /zk-3 .* leader .* applied 0x100000006/.test(t)),
+    'zk-2 has applied one transaction less than the leader');
+  let rows = await entries();
+  assert.ok(rows.includes('/lock') && rows.includes('@2:/lock'), `zk-1 and the leader have the lock: ${rows}`);
+  assert.ok(!rows.includes('@1:/lock'), `zk-2 has not applied it: ${rows}`);
+  await page.locator('.ls-mark[data-evidence~="fresh-read"]').first().click();
+  await settle(page);
+  assert.ok(await evidence(page, 'fresh-read') > 0, 'the read after sync agrees with the leader');
+  assert.equal(await evidence(page, 'stale-read'), 0);
+  rows = await entries();
+  assert.ok(rows.includes('@1:/lock'), `zk-2 caught up: ${rows}`);
+  // C2 is an observer: its popover reads, it does not lock.
+  await page.locator('#ls-stage .ls-card').nth(1).click();
+  await page.locator('#ls-pop [data-act="sync-read"]').waitFor();
+  assert.equal(await page.locator('#ls-pop [data-act="acquire"]').count(), 0);
+  await page.locator('#ls-pop [data-act="read"]').click();
+  await settle(page);
+  // zk-2's links stalled again from its own popover.
+  const box = page.locator('#ls-stage rect.ls-server[data-server="1"]');
+  const b = await box.boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await page.locator('#ls-pop [data-act="pause-links"]').click();
+  await settle(page);
+  assert.ok(await evidence(page, 'links-paused') > 0, 'the stall injected from the page is drawn');
+}));

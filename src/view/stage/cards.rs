@@ -116,7 +116,7 @@ impl Builder<'_> {
 
     fn status(&mut self, c: &ClientRow, x: f32, y: f32, max: f32) {
         let ink = match c.status {
-            Status::BelievesOnly => VIOLATION,
+            Status::BelievesOnly | Status::Saw { stale: true, .. } => VIOLATION,
             Status::Holds => OK,
             Status::Crashed | Status::Closed | Status::Done => MUTED,
             _ => INK,
@@ -125,6 +125,8 @@ impl Builder<'_> {
             Status::Crashed => "client-crashed",
             Status::Closed => "client-closed",
             Status::Unlocked => "unlocked",
+            Status::Saw { stale: true, .. } => "stale-read",
+            Status::Saw { .. } => "fresh-read",
             Status::Votes {
                 unwinding: true, ..
             } => "votes",

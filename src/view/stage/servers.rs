@@ -135,7 +135,7 @@ impl Builder<'_> {
     /// first cut is named once, on a halo where the first server's box ends (the links share
     /// one lane, so their midpoints fall on other servers' rows).
     fn peer_links(&mut self) {
-        let mut named = false;
+        let (mut named, mut stall_named) = (false, false);
         for l in self.f.links.clone() {
             let ((x, y1), (_, y2)) = (self.peer_end(l.a), self.peer_end(l.b));
             let mut line = Item::new(
@@ -148,11 +148,20 @@ impl Builder<'_> {
                 },
                 "ls-link",
             )
-            .stroke(if l.cut { VIOLATION } else { "#9aa3b2" })
-            .attr("stroke-width", "2")
-            .attr("stroke-dasharray", if l.cut { "3 5" } else { "6 3" });
+            .stroke(match (l.cut, l.stalled) {
+                (true, _) => VIOLATION,
+                (_, true) => PAUSED,
+                _ => "#9aa3b2",
+            })
+            .attr("stroke-width", if l.stalled { "3" } else { "2" })
+            .attr(
+                "stroke-dasharray",
+                if l.cut || l.stalled { "3 5" } else { "6 3" },
+            );
             if l.cut {
                 line = line.data("evidence", "link-cut");
+            } else if l.stalled {
+                line = line.data("evidence", "links-paused");
             }
             self.push(line);
             let down = self
@@ -160,9 +169,21 @@ impl Builder<'_> {
                 .servers
                 .iter()
                 .any(|s| (s.id == l.a || s.id == l.b) && s.down);
-            if l.cut && !down && !std::mem::replace(&mut named, true) {
-                let word = self.say("split", "分区");
-                let y = self.server_box(l.a.min(l.b)).bottom() + self.g.ty.small as f32 * 0.35;
+            let first = match l.cut {
+                true => !std::mem::replace(&mut named, true),
+                false => l.stalled && !std::mem::replace(&mut stall_named, true),
+            };
+            if (l.cut || l.stalled) && !down && first {
+                let word = match l.cut {
+                    true => self.say("split", "分区"),
+                    false => self.say("stalled", "停滞"),
+                };
+                let stalled = self.f.servers.iter().find(|s| s.stalled).map(|s| s.id);
+                let at = match l.cut {
+                    true => l.a.min(l.b),
+                    false => stalled.unwrap_or(l.a.min(l.b)),
+                };
+                let y = self.server_box(at).bottom() + self.g.ty.small as f32 * 0.35;
                 let t = self.text(
                     format!("link{}-{}:word", l.a, l.b),
                     x - 6.0,
@@ -173,11 +194,12 @@ impl Builder<'_> {
                     false,
                     "ls-link__word",
                 );
-                t.fill = Some(VIOLATION);
+                t.fill = Some(if l.cut { VIOLATION } else { PAUSED });
                 t.attrs.push(("paint-order", "stroke".into()));
                 t.attrs.push(("stroke", "#ffffff".into()));
                 t.attrs.push(("stroke-width", "4".into()));
-                t.data.push(("evidence", "link-cut".into()));
+                let evidence = if l.cut { "link-cut" } else { "links-paused" };
+                t.data.push(("evidence", evidence.into()));
             }
             for (i, y) in [y1, y2].into_iter().enumerate() {
                 self.push(
@@ -190,7 +212,11 @@ impl Builder<'_> {
                         },
                         "ls-link__end",
                     )
-                    .fill(if l.cut { VIOLATION } else { MUTED }),
+                    .fill(match (l.cut, l.stalled) {
+                        (true, _) => VIOLATION,
+                        (_, true) => PAUSED,
+                        _ => MUTED,
+                    }),
                 );
             }
         }

@@ -154,6 +154,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
             .faults
             .retain(|f| f.command.client().is_none_or(|x| x < n));
         st.run.scenario.readers.retain(|r| *r < n);
+        st.run.scenario.observers.retain(|r| *r < n);
         st.run.scenario.timeouts.retain(|(r, _)| *r < n);
     }
     (st, errors)
