@@ -81,6 +81,9 @@ impl Lives {
 /// The owned entries the primary has and its replica lacks (a write that has not arrived, or
 /// never will): (the id its copy would have on the replica, name, depth).
 fn missing_copies(w: &World) -> Vec<(String, String, usize)> {
+    if !crate::FULL {
+        return Vec::new(); // no replicas in the lean bundle
+    }
     let servers = w.service.servers();
     let role = |s: ServerId| servers.iter().find(|i| i.id == s).map(|i| i.role);
     let Some(replica) = servers

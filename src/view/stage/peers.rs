@@ -77,6 +77,9 @@ pub(super) fn stacks(
 ) -> std::collections::BTreeMap<usize, usize> {
     let mut first = std::collections::BTreeMap::new();
     let mut out = std::collections::BTreeMap::new();
+    if !crate::FULL {
+        return out; // no servers talk to each other in the lean bundle
+    }
     for (i, m) in all.iter().enumerate() {
         let Some(link) = m.peer else { continue };
         let place = (m.progress.clamp(0.0, 1.0) * 200.0).round() as u32;

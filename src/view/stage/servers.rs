@@ -39,9 +39,10 @@ pub(crate) fn first_rows(f: &Frame) -> Vec<usize> {
 }
 
 impl Builder<'_> {
-    /// Whether the service runs on more than one server.
+    /// Whether the service runs on more than one server (only the full bundle has such
+    /// services, so the lean build drops what draws them).
     pub(crate) fn several(&self) -> bool {
-        self.f.servers.len() > 1
+        crate::FULL && self.f.servers.len() > 1
     }
 
     /// Each server's box, in id order.

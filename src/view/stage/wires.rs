@@ -286,7 +286,7 @@ impl Builder<'_> {
         }
         self.push(dot);
         let room = self.g.lane_h >= self.g.ty.small as f32 * 2.3;
-        if m.peer.is_some() {
+        if crate::FULL && m.peer.is_some() {
             self.peer_label(m, (x - r - 4.0, y), transient);
         } else if m.lost {
             let t = self.text(
