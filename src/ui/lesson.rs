@@ -81,6 +81,10 @@ fn ask_label(a: Ask, lang: Lang) -> &'static str {
             "Who holds the lock once a new leader is elected",
             "新领导者选出后谁持有锁",
         ),
+        Ask::Read => (
+            "What an observer's next read of /lock sees",
+            "观察者下一次读取 /lock 会读到什么",
+        ),
     };
     if lang == Lang::Zh {
         zh

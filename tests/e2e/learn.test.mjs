@@ -157,3 +157,35 @@ test('find the bug: the search runs in the page and opens the counterexample at 
   console.log(`no_recheck, 3 clients: ${await page.locator('#ls-hunt-result').innerText()}`);
   assert.equal(await page.locator('#ls-hunt').getAttribute('data-found'), 'true');
 }));
+
+test('the stale-read chapter: the learner predicts a stale read, then the read after sync, and the stage shows both', () => withPage('stale-read', 'learn=stale-read', async (page) => {
+  await page.waitForFunction(() => /full\.html/.test(location.pathname), null, { timeout: 20000 });
+  await page.locator('#ls-stage').waitFor();
+  assert.equal(await page.locator('#ls-learn').getAttribute('data-chapter'), 'stale-read');
+  // First question: C2 reads /lock on zk-2 while zk-2 is behind.
+  await stepToQuestion(page);
+  assert.match(await page.locator('#ls-quiz').innerText(), /C2 reads \/lock on zk-2/);
+  const first = await page.locator('#ls-quiz [data-right="true"]').innerText();
+  assert.match(first, /No \/lock: the lock looks free/, 'the stale read is the right prediction');
+  await page.locator('#ls-quiz [data-right="true"]').click();
+  // Step on: the stale read is answered (its caption), and the second question is posed there.
+  const until = async (ok, what, n = 400) => {
+    for (let i = 0; i < n; i++) {
+      if (await ok()) return;
+      await page.locator('#ls-step').click();
+    }
+    throw new Error(`not within ${n} steps: ${what}`);
+  };
+  await until(async () => /Stale read/.test(await page.locator('#ls-caption').innerText()), 'the stale read');
+  const cards = await page.locator('#ls-stage text').allTextContents();
+  assert.ok(cards.some((t) => /^stale/.test(t)), `C2's card says its read is stale: ${cards.join(' | ')}`);
+  const quiz = page.locator('#ls-quiz');
+  await until(async () => (await quiz.count()) > 0 && /sends sync/.test(await quiz.innerText()), 'the second question');
+  assert.match(await page.locator('#ls-quiz').innerText(), /sends sync, then reads/);
+  const second = await page.locator('#ls-quiz [data-right="true"]').innerText();
+  assert.match(second, /\/lock exists: the lock is held/);
+  await page.locator('#ls-quiz [data-right="false"]').first().click();
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong');
+  await stepToReveal(page);
+  assert.match(await page.locator('#ls-caption').innerText(), /After sync/);
+}));

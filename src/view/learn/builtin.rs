@@ -86,7 +86,7 @@ mod tests {
     use super::*;
 
     /// The files as the reader sees them.
-    const FILES: [&str; 18] = [
+    const FILES: [&str; 19] = [
         include_str!("../../../lessons/01-ids.json"),
         include_str!("../../../lessons/02-herd.json"),
         include_str!("../../../lessons/03-wakeup.json"),
@@ -102,9 +102,10 @@ mod tests {
         include_str!("../../../lessons/13-fencing.json"),
         include_str!("../../../lessons/14-services.json"),
         include_str!("../../../lessons/15-consensus.json"),
-        include_str!("../../../lessons/16-redlock.json"),
-        include_str!("../../../lessons/17-matrix.json"),
-        include_str!("../../../lessons/18-hunt.json"),
+        include_str!("../../../lessons/16-stale-read.json"),
+        include_str!("../../../lessons/17-redlock.json"),
+        include_str!("../../../lessons/18-matrix.json"),
+        include_str!("../../../lessons/19-hunt.json"),
     ];
 
     #[test]

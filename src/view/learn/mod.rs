@@ -46,11 +46,13 @@ pub enum Ask {
     Duplicate,
     /// Who holds the lock once a new leader is elected.
     Survives,
+    /// What an observer's next read of `/lock` will see (on a lagging server, or after `sync`).
+    Read,
 }
 
 impl Ask {
     /// Every question a lesson may ask.
-    pub const ALL: [Ask; 9] = [
+    pub const ALL: [Ask; 10] = [
         Ask::Notified,
         Ask::NextWatch,
         Ask::WriteAccepted,
@@ -60,6 +62,7 @@ impl Ask {
         Ask::NextSequence,
         Ask::Duplicate,
         Ask::Survives,
+        Ask::Read,
     ];
 
     /// The key frames that answer it.
@@ -74,6 +77,7 @@ impl Ask {
             Ask::Duplicate => &[Kind::LostUpdate],
             Ask::NextSequence => &[],
             Ask::Survives => &[Kind::Elected],
+            Ask::Read => &[Kind::StaleRead, Kind::FreshRead],
         }
     }
 }

@@ -197,6 +197,7 @@ fn question(ask: Ask, at: u64, sim: &Simulation, moments: &[Moment]) -> Option<Q
             (m.step, prompt, yes_no(true))
         }
         Ask::NextSequence => return next_sequence(at, sim),
+        Ask::Read => return read(at, moments),
         Ask::Survives => {
             let m = next(moments, at, &[Kind::Elected])?;
             let holder = name(m.client);
@@ -227,6 +228,52 @@ fn question(ask: Ask, at: u64, sim: &Simulation, moments: &[Moment]) -> Option<Q
         ask,
         at,
         reveal,
+        prompt,
+        options,
+        answer,
+    })
+}
+
+/// What an observer's next read of `/lock` will see: what its server has applied, which may
+/// be behind the leader (the wrong options: the other answer, and the common belief that a
+/// server refuses to answer while it is behind). Observers run in the full bundle only.
+fn read(at: u64, moments: &[Moment]) -> Option<Question> {
+    if !crate::FULL {
+        return None;
+    }
+    let m = next(moments, at, &[Kind::StaleRead, Kind::FreshRead])?;
+    let (c, server) = (name(m.client), &m.text[0]);
+    let prompt = match m.m {
+        1 => [
+            format!("{c} sends sync, then reads /lock on {server}. What will the read see?"),
+            format!("{c} 先发 sync，再在 {server} 上读取 /lock。它会读到什么？"),
+        ],
+        _ => [
+            format!("{c} reads /lock on {server}. What will the read see?"),
+            format!("{c} 在 {server} 上读取 /lock。它会读到什么？"),
+        ],
+    };
+    let held = [
+        "/lock exists: the lock is held".to_string(),
+        "/lock 存在：锁被持有".to_string(),
+    ];
+    let free = [
+        "No /lock: the lock looks free".to_string(),
+        "没有 /lock：锁看起来空闲".to_string(),
+    ];
+    let refused = [
+        format!("No answer: {server} refuses reads while it is behind"),
+        format!("没有应答：{server} 落后时拒绝读请求"),
+    ];
+    let options = match m.n {
+        1 => vec![held, free, refused],
+        _ => vec![free, held, refused],
+    };
+    let (options, answer) = shuffle(options, 0, at);
+    Some(Question {
+        ask: Ask::Read,
+        at,
+        reveal: m.step,
         prompt,
         options,
         answer,

@@ -76,6 +76,15 @@ fn shown(q: &Question, sim: &mut Simulation) -> String {
             "No"
         }
         .into(),
+        Ask::Read => {
+            let c = r.narration.client.and_then(|c| w.clients.get(c));
+            match c.map(|c| c.recipe.phase()) {
+                Some(crate::recipes::Phase::Read(Some(_))) => "/lock exists: the lock is held",
+                Some(crate::recipes::Phase::Read(None)) => "No /lock: the lock looks free",
+                _ => "?",
+            }
+            .into()
+        }
         Ask::NextSequence => r
             .created
             .iter()
@@ -169,7 +178,7 @@ fn chapters_have_ids_texts_and_a_known_preset() {
         }
     }
     assert_eq!(super::find("").map(|(i, _)| i), Some(0));
-    assert_eq!(n, 18, "the course's 18 lesson files all read");
+    assert_eq!(n, 19, "the course's 19 lesson files all read");
 }
 
 #[test]
