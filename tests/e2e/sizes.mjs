@@ -11,15 +11,17 @@
 // Raised by the stale read and `sync` (issue 21): full 785,179 → 792,346 B (+7.2 KB: the observer
 // recipe, its reads' key frames, the preset, the links' stall, their en/zh text); lean 504,814 → 507,525 B
 // (+2.7 KB: the two commands and three phases live in shared enums; the rest of it is kept out of the
-// lean build by `crate::FULL`, which cut the lean cost from 7.6 KB).
+// lean build by `crate::FULL`, which cut the lean cost from 7.6 KB). Then the lean build
+// dropped what draws several servers (`Builder::several` is false without the feature):
+// 507,525 → 502,941 B with the stale-read chapter in; full +1.2 KB for that chapter (793,590 B).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 508_000, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 793_000, goal: 520_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 503_500, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 794_000, goal: 520_000 },
 };
 
 export function sizes(page) {
