@@ -1,44 +1,23 @@
-//! Narration templates (en, zh) for what happens between a service's servers and to a server
-//! itself: a replication message applied or refused, a server's crash and restart, a network
-//! split among nodes and its heal.
+//! Narration templates (en, zh) for what happens to a server itself: its crash, restart and
+//! pause, and a network split among nodes and its heal. Messages between servers (replication)
+//! are narrated in `services.rs`, which only the full bundle carries.
 
 use super::Key;
 
 pub fn covers(k: Key) -> bool {
     matches!(
         k,
-        Key::PeerApplied
-            | Key::PeerSent
-            | Key::PeerGap
-            | Key::PeerDropped
-            | Key::ServerCrash
+        Key::ServerCrash
             | Key::ServerRestart
             | Key::ServerRestartDisk
             | Key::CmdPauseServer
             | Key::CmdSplit
             | Key::CmdHealSplit
-            | Key::PeerLost
     )
 }
 
 pub fn template(k: Key) -> (&'static str, &'static str) {
     match k {
-        Key::PeerApplied => (
-            "{a} applies the replication stream it received: “{b}”.",
-            "{a} 应用收到的复制流：“{b}”。",
-        ),
-        Key::PeerSent => (
-            "{a}'s replication buffer sends its replica what it already answered: “{b}”.",
-            "{a} 的复制缓冲区把已经应答过的写入发给副本：“{b}”。",
-        ),
-        Key::PeerGap => (
-            "{a} gets part of the replication stream after a gap (an earlier part was lost): the link is broken and it applies nothing more.",
-            "{a} 收到的复制流中间有缺口（之前的一段丢失了）：复制链路断开，之后什么都不再应用。",
-        ),
-        Key::PeerDropped => (
-            "{a} is no replica any more (it was promoted): part of its old primary's replication stream arrives and is dropped.",
-            "{a} 已不再是副本（它被提升了）：旧主节点的一段复制流到达后被丢弃。",
-        ),
         Key::ServerCrash => (
             "Fault: server {a} crashes. What it held in memory is gone ({b}); messages to it are lost until it restarts.",
             "故障：服务器 {a} 崩溃。它内存中的数据都没了（{b}）；发往它的消息在它重启前都会丢失。",
@@ -62,10 +41,6 @@ pub fn template(k: Key) -> (&'static str, &'static str) {
         Key::CmdHealSplit => (
             "The network split heals: every node can reach every other again.",
             "网络分区恢复：所有节点又能互相通信了。",
-        ),
-        Key::PeerLost => (
-            "“{a}” between two servers is lost in the network (a split, or a crashed end).",
-            "服务器之间的“{a}”在网络中丢失（网络分区，或一端已崩溃）。",
         ),
         _ => ("", ""),
     }

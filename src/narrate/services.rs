@@ -62,6 +62,26 @@ fn other(_: Key) -> Option<(&'static str, &'static str)> {
 #[cfg(feature = "services")]
 fn other(k: Key) -> Option<(&'static str, &'static str)> {
     Some(match k {
+        Key::PeerApplied => (
+            "{a} applies the replication stream it received: “{b}”.",
+            "{a} 应用收到的复制流：“{b}”。",
+        ),
+        Key::PeerSent => (
+            "{a}'s replication buffer sends its replica what it already answered: “{b}”.",
+            "{a} 的复制缓冲区把已经应答过的写入发给副本：“{b}”。",
+        ),
+        Key::PeerGap => (
+            "{a} gets part of the replication stream after a gap (an earlier part was lost): the link is broken and it applies nothing more.",
+            "{a} 收到的复制流中间有缺口（之前的一段丢失了）：复制链路断开，之后什么都不再应用。",
+        ),
+        Key::PeerDropped => (
+            "{a} is no replica any more (it was promoted): part of its old primary's replication stream arrives and is dropped.",
+            "{a} 已不再是副本（它被提升了）：旧主节点的一段复制流到达后被丢弃。",
+        ),
+        Key::PeerLost => (
+            "“{a}” between two servers is lost in the network (a split, or a crashed end).",
+            "服务器之间的“{a}”在网络中丢失（网络分区，或一端已崩溃）。",
+        ),
         Key::CmdRead => ("{c} reads /lock: exists(\"/lock\"), answered by the server it is connected to, from its own copy of the tree.", "{c} 读取 /lock：exists(\"/lock\")，由它所连的服务器用自己那份数据树来回答。"),
         Key::CmdSyncRead => ("{c} reads /lock after sync: sync(\"/lock\") first, which its server answers only once it has applied everything the leader committed before it; then exists(\"/lock\").", "{c} 先 sync 再读 /lock：先发 sync(\"/lock\")，它的服务器要等应用完领导者在此之前提交的所有事务后才回答；然后发 exists(\"/lock\")。"),
         Key::CmdPauseLinks => (

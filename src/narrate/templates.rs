@@ -53,9 +53,11 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::RedlockRequest | Key::RedlockHeard | Key::RedlockRefused | Key::RedlockConnected | Key::RedlockReset | Key::RedlockExpired | Key::RedlockReconnect => ("", ""),
         // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
         Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
-        // An observer's reads and a stall of an ensemble's links (full bundle only).
+        // An observer's reads and a stall of the links between servers (full bundle only).
         Key::CmdRead | Key::CmdSyncRead | Key::CmdPauseLinks => services::template(k),
-        Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped | Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),
+        // Replication between a Redis primary and its replica (full bundle only).
+        Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped => services::template(k),
+        Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),
         Key::ReleaseRefused => ("{c} is asked to release a lock it does not hold: the recipe refuses (Curator throws IllegalMonitorStateException: \"You do not own the lock\").", "要求 {c} 释放一个它并未持有的锁：锁方案拒绝（Curator 抛出 IllegalMonitorStateException：“You do not own the lock”）。"),
     };
     if lang == Lang::En {

@@ -83,7 +83,7 @@ pub fn servers(w: &World, lang: Lang) -> Vec<ServerView> {
 
 /// What a replica's header says of its copy.
 fn replica_note(r: Option<ReplicaState>, zh: bool) -> Option<String> {
-    let r = r?;
+    let r = r.filter(|_| crate::FULL)?; // no replicas in the lean bundle
     Some(match (r.cut, zh) {
         (true, false) => "link broken: later writes never arrive".into(),
         (true, true) => "复制链路已断开：之后的写入不会到达".into(),
@@ -99,6 +99,9 @@ fn replica_note(r: Option<ReplicaState>, zh: bool) -> Option<String> {
 /// the other.
 pub fn links(w: &World, servers: &[ServerView]) -> Vec<Link> {
     let mut out = Vec::new();
+    if !crate::FULL {
+        return out; // one server in the lean bundle
+    }
     for (i, a) in servers.iter().enumerate() {
         for b in &servers[i + 1..] {
             let (na, nb) = (Node::Server(a.id), Node::Server(b.id));
