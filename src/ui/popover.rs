@@ -144,9 +144,9 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
     // run's TTL, enough to run out every key it holds (or to double their lives).
     let own_clock = move || view().is_some_and(|v| v.role == crate::services::Role::Master);
     let ttl = move || app.sim.with_untracked(|s| s.scenario().lease);
-    // A server with peers (an ensemble, a primary and its replica) has links to them that
-    // can stall.
-    let peers = move || crate::FULL && app.frame.with(|f| f.servers.len() > 1);
+    // A server with peers it talks to (an ensemble's, a primary and its replica) has links to
+    // them that can stall; Redlock's masters never talk to each other.
+    let peers = move || crate::FULL && app.frame.with(|f| f.servers.len() > 1) && !own_clock();
     let jump = move |sign: i64| {
         let by = sign * ttl() as i64;
         app.inject(Command::ClockJump { server: s, by });

@@ -61,6 +61,7 @@ test('a clock jump from a master\'s popover runs out the keys on that master', (
   await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
   const jump = page.locator('#ls-pop [data-act="clock-forward"]');
   assert.match(await jump.innerText(), /\+10000 ms/);
+  assert.equal(await page.locator('#ls-pop [data-act="pause-links"]').count(), 0, 'masters have no links to stall');
   await jump.click();
   await settle(page);
   for (let i = 0; i < 2; i++) await page.locator('#ls-step').click();
