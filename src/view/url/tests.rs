@@ -137,7 +137,7 @@ fn an_ensemble_needs_the_full_bundle() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(st.run.scenario.ensemble, Some(5));
     assert!(st.needs_full());
-    for id in ["zk-leader-crash", "zk-minority"] {
+    for id in ["zk-leader-crash", "zk-minority", "zk-stale-read"] {
         assert!(presets::is_service_preset(id), "{id}");
         let (st, errors) = parse(&format!("preset={id}"));
         assert!(errors.is_empty(), "{errors:?}");
@@ -145,5 +145,17 @@ fn an_ensemble_needs_the_full_bundle() {
         assert!(st.needs_full(), "{id}");
     }
     assert!(parse("learn=consensus").0.needs_full());
+    assert!(parse("learn=stale-read").0.needs_full());
     assert!(!parse("preset=queue").0.needs_full());
+}
+
+/// Observers (clients that only read) run only in the full bundle, even on one server.
+#[test]
+fn observers_need_the_full_bundle() {
+    let one = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(r#"{"recipe":"naive","clients":2,"observers":[1]}"#);
+    let (st, errors) = parse(&format!("scenario={one}"));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(st.run.scenario.observers, vec![1]);
+    assert!(st.needs_full());
 }
