@@ -34,6 +34,10 @@ test('loads the default scenario with its lesson and the whole run on the timeli
   // A first visit moves on its own within two seconds (a link with a query waits: see below).
   await page.waitForFunction(() => /^step [1-9]/.test(document.querySelector('#ls-position')?.textContent ?? ''), null, { timeout: 2500 });
   assert.equal(await page.locator('#ls-play').getAttribute('aria-pressed'), 'true');
+  // The lesson's words wrap inside the side panel (the lesson editor's dialog width once
+  // leaked onto them through a shared class, and cut every line at the window's edge).
+  const fits = await page.locator('#ls-lesson').evaluate((p) => p.getBoundingClientRect().right <= p.parentElement.getBoundingClientRect().right + 1);
+  assert.ok(fits, 'the lesson paragraph stays within its panel');
 }));
 
 test('a link with a query opens still, at its step', () => withPage('still', 'preset=queue', async (page) => {
