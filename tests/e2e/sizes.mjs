@@ -14,13 +14,14 @@
 // lean build by `crate::FULL`, which cut the lean cost from 7.6 KB). Then the lean build
 // dropped what draws several servers (`Builder::several` is false without the feature):
 // 507,525 → 502,941 B with the stale-read chapter in; full +1.2 KB for that chapter (793,590 B).
+// Replication's narration and the links between servers left the lean build too: 502,224 B.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 503_500, goal: 400_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 502_500, goal: 400_000 },
   'full.html': { label: 'full bundle (full.html)', ceiling: 794_000, goal: 520_000 },
 };
 
