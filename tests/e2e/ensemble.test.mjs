@@ -5,7 +5,7 @@
 // crashed from its own popover.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, settle, openTab, withPage as sharedWithPage } from './harness.mjs';
+import { serveDist, launch, settle, openServer, openTab, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -56,9 +56,7 @@ test('three servers picked in the lean page\'s Settings open the full bundle, an
   assert.equal(await page.locator('#ls-stage .ls-card').count(), 4, 'the scenario is kept: four clients');
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
   assert.equal(await page.locator('#ls-stage rect.ls-server').count(), 3);
-  const box = page.locator('#ls-stage rect.ls-server[data-server="2"]');
-  const b = await box.boundingBox();
-  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await openServer(page, 2);
   await page.locator('#ls-pop [data-act="crash-server"]').click();
   await settle(page);
   assert.ok(await evidence(page, 'server-down') > 0, 'the leader is drawn down');
@@ -105,9 +103,7 @@ test('a stale read on a follower whose links stall, then sync: the two reads are
   await page.locator('#ls-pop [data-act="read"]').click();
   await settle(page);
   // zk-2's links stalled again from its own popover.
-  const box = page.locator('#ls-stage rect.ls-server[data-server="1"]');
-  const b = await box.boundingBox();
-  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await openServer(page, 1);
   await page.locator('#ls-pop [data-act="pause-links"]').click();
   await settle(page);
   assert.ok(await evidence(page, 'links-paused') > 0, 'the stall injected from the page is drawn');

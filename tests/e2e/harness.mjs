@@ -117,6 +117,15 @@ export async function clickCard(page, client) {
   }
 }
 
+/** Clicks server `s`'s box near its bottom edge (its rows lie above). */
+export async function openServer(page, s) {
+  await settle(page);
+  const box = page.locator(`#ls-stage rect.ls-server[data-server="${s}"]`);
+  const b = await box.boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await page.locator('#ls-pop').waitFor();
+}
+
 /**
  * Runs `body(page)` on a fresh 1400×1000 page at `url` (once `#ls-stage` is there), then asserts no
  * page errors, no requests to other origins and (unless `allowConsole`) no console errors; a

@@ -4,7 +4,7 @@
 // majority), and a clock jump injected from a master's popover.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, settle, withPage as sharedWithPage } from './harness.mjs';
+import { serveDist, launch, settle, openServer, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -56,9 +56,7 @@ test('a clock jump from a master\'s popover runs out the keys on that master', (
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
   for (let i = 0; i < 45; i++) await page.locator('#ls-step').click();
   await settle(page);
-  const box = page.locator('#ls-stage rect.ls-server[data-server="1"]');
-  const b = await box.boundingBox();
-  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
+  await openServer(page, 1);
   const jump = page.locator('#ls-pop [data-act="clock-forward"]');
   assert.match(await jump.innerText(), /\+10000 ms/);
   assert.equal(await page.locator('#ls-pop [data-act="pause-links"]').count(), 0, 'masters have no links to stall');

@@ -4,7 +4,7 @@
 // its restart and a split made from the server's own popover.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, settle, withPage as sharedWithPage } from './harness.mjs';
+import { serveDist, launch, settle, openServer, withPage as sharedWithPage } from './harness.mjs';
 
 let srv, browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
@@ -29,15 +29,6 @@ const replicated = Buffer.from(JSON.stringify({
   recipe: 'redis_lease', clients: 2, replica_lag: 2, latency_min: 6, latency_max: 6, start_spread: 0,
   hold_min: 40, hold_max: 40, lease: 3000, fencing: true,
 })).toString('base64url');
-
-/** Clicks server `s`'s box near its bottom edge (its rows lie above). */
-async function openServer(page, s) {
-  await settle(page);
-  const box = page.locator(`#ls-stage rect.ls-server[data-server="${s}"]`);
-  const b = await box.boundingBox();
-  await page.mouse.click(b.x + b.width / 2, b.y + b.height - 6);
-  await page.locator('#ls-pop').waitFor();
-}
 
 test('the split loses the replication write: the replica lacks the key, then the old primary is down', () => withPage('servers-split', 'full.html?preset=redis-split', async (page) => {
   await page.locator('#ls-stage rect.ls-server').first().waitFor();
