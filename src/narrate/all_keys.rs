@@ -3,7 +3,7 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 103] = [
+pub const ALL_KEYS: [Key; 104] = [
     Key::CmdSyncRead,
     Key::CmdExtend,
     Key::CmdPauseLinks,
@@ -87,6 +87,7 @@ pub const ALL_KEYS: [Key; 103] = [
     Key::MessageLost,
     Key::ToDeadClient,
     Key::StaleReply,
+    Key::AbandonedHandshake,
     Key::TimerStart,
     Key::TimerWorkDone,
     Key::TimerAcquireTimeout,

@@ -87,6 +87,7 @@ pub enum Key {
     ToDeadClient,
     /// An answer for a connection the client has given up.
     StaleReply,
+    AbandonedHandshake,
     TimerStart,
     TimerWorkDone,
     TimerAcquireTimeout,

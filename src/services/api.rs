@@ -281,6 +281,11 @@ pub trait LockService {
     fn is_request(_: &Self::Up) -> bool {
         true
     }
+    /// A handshake that opens or resumes a session on the server it reaches (ZooKeeper's
+    /// connect request).
+    fn is_handshake(_: &Self::Up) -> bool {
+        false
+    }
     /// Background traffic that goes on forever (pings, keep-alives).
     fn up_is_heartbeat(_: &Self::Up) -> bool {
         false

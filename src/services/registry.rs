@@ -281,6 +281,11 @@ macro_rules! registry {
             pub fn is_heartbeat(&self) -> bool {
                 match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::up_is_heartbeat(m), )* )* }
             }
+
+            /// A handshake that opens or resumes a session.
+            pub fn is_handshake(&self) -> bool {
+                match self { $( $( #[$attr] Up::$v(m) => <$m::Server as LockService>::is_handshake(m), )* )* }
+            }
         }
 
         impl Down {

@@ -65,7 +65,7 @@ pub fn timeless(mut sc: Scenario) -> Scenario {
 
 /// A fingerprint of the logical state (ignores step counters, metrics, message ids and the
 /// order of sends on different links).
-fn fingerprint(w: &World) -> u64 {
+pub(super) fn fingerprint(w: &World) -> u64 {
     let mut h = super::progress::Fnv::new();
     w.service.hash(&mut h);
     w.resource.hash(&mut h);
@@ -90,7 +90,7 @@ fn to_client(w: &World, a: &Action) -> bool {
 }
 
 /// Delivers every message addressed to a client, oldest first, until none is left.
-fn settle(w: &mut World, path: &mut Vec<Action>) {
+pub(super) fn settle(w: &mut World, path: &mut Vec<Action>) {
     while let Some(a) = w
         .enabled()
         .into_iter()
@@ -102,7 +102,7 @@ fn settle(w: &mut World, path: &mut Vec<Action>) {
     }
 }
 
-fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
+pub(super) fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
     let allow_close = cfg.allow_close;
     let mut v: Vec<Action> = w
         .enabled()
@@ -130,7 +130,7 @@ fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
     v
 }
 
-fn violation(w: &World, no_choices: bool) -> Option<Property> {
+pub(super) fn violation(w: &World, no_choices: bool) -> Option<Property> {
     if w.monitors.protocol.is_some() {
         return Some(Property::Protocol);
     }
@@ -245,7 +245,13 @@ fn path_run(sc: &Scenario, links: &[(usize, Vec<Action>)], mut idx: usize) -> Ru
         edges.push(links[idx].1.clone());
         idx = links[idx].0;
     }
-    let path: Vec<Action> = edges.into_iter().rev().flatten().collect();
+    edges.reverse();
+    run_of(sc, edges)
+}
+
+/// The run that replays a path of edges (each an action and the deliveries it settled).
+pub(super) fn run_of(sc: &Scenario, edges: Vec<Vec<Action>>) -> Run {
+    let path: Vec<Action> = edges.into_iter().flatten().collect();
     let forced: Vec<(u64, Action)> = path
         .into_iter()
         .enumerate()

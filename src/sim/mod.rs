@@ -33,6 +33,9 @@ pub mod rng;
 pub mod scenario;
 mod setup;
 pub mod step;
+#[cfg(all(test, feature = "services"))]
+mod step_tests;
+pub mod sweep;
 mod timers;
 pub mod types;
 pub mod world;

@@ -145,6 +145,18 @@ impl World {
             );
         }
         let n = match (env.to, env.payload.clone()) {
+            (Node::Server(at), Payload::Up(m))
+                if m.is_handshake() && self.moved_on(env.from, at) =>
+            {
+                let name = self
+                    .service
+                    .servers()
+                    .get(usize::from(at))
+                    .map(|s| s.name.clone());
+                Narration::new(Key::AbandonedHandshake, client)
+                    .a(m.label())
+                    .b(Detail::Text(name.unwrap_or_default()))
+            }
             (Node::Server(at), Payload::Up(m)) => {
                 let c = client.unwrap_or(0);
                 if let Some(seen) = self.seen_conn.get_mut(c) {
@@ -165,6 +177,14 @@ impl World {
             _ => Narration::new(Key::ServiceTick, None),
         };
         (n, Some((&env).into()))
+    }
+
+    /// The client left server `at` for another one and closed its socket there: a handshake
+    /// it sent on that socket opens nothing (a library reads only the server it talks to now).
+    fn moved_on(&self, from: Node, at: ServerId) -> bool {
+        let Node::Client(c) = from else { return false };
+        let lib = self.clients.get(c).map(|x| &x.lib);
+        lib.and_then(|l| l.server()).is_some_and(|h| h != at)
     }
 
     fn at_resource(&mut self, c: ClientId, m: ResUp) -> Narration {

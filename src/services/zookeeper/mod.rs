@@ -66,11 +66,12 @@ pub struct Server {
 
 type Out = Outbox<Down, ensemble::zab::Zab>;
 
-/// Only the server is hashed (the exhaustive search's fingerprint): which connection holds which
-/// session follows from the clients' own libraries.
+/// The server and the ensemble are hashed (the exhaustive search's fingerprint); which
+/// connection holds which session follows from the clients' own libraries.
 impl std::hash::Hash for Server {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         self.server.hash(h);
+        self.ensemble.hash(h);
     }
 }
 

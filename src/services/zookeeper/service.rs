@@ -322,12 +322,14 @@ impl LockService for Server {
     fn peer_wire(m: &Zab) -> crate::services::Wire {
         m.wire()
     }
-
     fn up_label(m: &Up) -> String {
         m.label()
     }
     fn is_request(m: &Up) -> bool {
         m.is_request()
+    }
+    fn is_handshake(m: &Up) -> bool {
+        matches!(m, Up::Connect { .. } | Up::Reconnect { .. })
     }
     fn up_is_heartbeat(m: &Up) -> bool {
         m.is_heartbeat()

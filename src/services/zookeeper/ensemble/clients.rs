@@ -24,7 +24,10 @@ impl Ensemble {
         let label = m.label();
         self.wake(now, s, out);
         if !self.members[usize::from(s)].serving() {
-            self.conns.remove(&conn).filter(|a| a.server != s);
+            // Only its own socket closes: the client may be attached elsewhere by now.
+            if self.conns.get(&conn).is_some_and(|a| a.server == s) {
+                self.conns.remove(&conn);
+            }
             out.send_from(s, conn, Down::ConnectionLost);
             return Narration::new(Key::ZabNotServing, Some(conn))
                 .a(self.name(s))

@@ -52,11 +52,11 @@ impl Ensemble {
         let me = &self.members[usize::from(s)];
         let State::Looking { vote, .. } = &me.state else {
             if looking {
-                let current = Vote {
+                let current = me.end_vote.unwrap_or(Vote {
                     epoch: me.current_epoch,
                     zxid: me.last_logged(),
                     leader: me.leader().unwrap_or(s),
-                };
+                });
                 Self::peer(
                     out,
                     s,
@@ -100,6 +100,11 @@ impl Ensemble {
             if looking {
                 votes.insert(from, theirs);
                 settled.remove(&from);
+            } else if theirs == mine {
+                // A server that already left this election on the same vote still counts
+                // toward it (`receivedFollowingNotification`, same election epoch).
+                settled.insert(from, theirs.leader);
+                votes.insert(from, theirs);
             } else {
                 settled.insert(from, theirs.leader);
                 votes.remove(&from);
@@ -111,17 +116,29 @@ impl Ensemble {
             if agree >= quorum {
                 decide_at.get_or_insert(now + wait);
             }
+            // With a quorum on its own vote it leaves at once, without the finalize wait, if
+            // the vote is its own or its leader said it leads (`checkLeader`).
+            let leads = |l: ServerId| l == s || settled.get(&l) == Some(&l);
             let backed = |l: ServerId| settled.values().filter(|x| **x == l).count();
-            settled
-                .iter()
-                .find(|(k, l)| *k == *l && backed(**l) >= quorum)
-                .map(|(l, _)| *l)
+            if !looking && theirs == mine && agree >= quorum && leads(mine.leader) {
+                Some(mine.leader)
+            } else {
+                settled
+                    .iter()
+                    .find(|(k, l)| *k == *l && backed(**l) >= quorum)
+                    .map(|(l, _)| *l)
+            }
         };
         if changed {
             self.broadcast_vote(s, mine, true, out);
         }
         if let Some(l) = follow {
-            return self.follow(now, s, l, out);
+            let end = if theirs.leader == l {
+                theirs
+            } else {
+                Vote { leader: l, ..mine }
+            };
+            return self.conclude(now, s, end, out);
         }
         self.vote_narration(s)
     }
@@ -165,15 +182,21 @@ impl Ensemble {
             }
             return None;
         }
+        Some(self.conclude(now, s, vote, out))
+    }
+
+    /// `s` leaves the election on `vote`: it leads if the vote is its own, else follows.
+    fn conclude(&mut self, now: Tick, s: ServerId, vote: Vote, out: &mut Out) -> Narration {
+        self.m(s).end_vote = Some(vote);
         if vote.leader != s {
-            return Some(self.follow(now, s, vote.leader, out));
+            return self.follow(now, s, vote.leader, out);
         }
         self.start_leading(now, s, 0);
         let early = std::mem::take(&mut self.m(s).early);
         for (f, (epoch, zxid)) in early {
             self.follower_info(now, s, f, epoch, zxid, out);
         }
-        Some(Narration::new(Key::ZabLeads, None).a(self.name(s)))
+        Narration::new(Key::ZabLeads, None).a(self.name(s))
     }
 
     /// `s` follows `l` and reports how far its log goes.

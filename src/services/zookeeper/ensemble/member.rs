@@ -115,6 +115,9 @@ pub struct Member {
     pub window_base: Zxid,
     pub accepted_epoch: u32,
     pub current_epoch: u32,
+    /// The vote its last election ended on (`getCurrentVote`): what it answers a looking
+    /// server with while it follows or leads.
+    pub end_vote: Option<super::zab::Vote>,
     /// Follower: the last time it heard its leader.
     pub heard: Tick,
     pub paused_until: Tick,
@@ -139,6 +142,7 @@ impl Member {
             window_base: 0,
             accepted_epoch: 0,
             current_epoch: 0,
+            end_vote: None,
             heard: 0,
             paused_until: 0,
             next_session: (u64::from(id) + 1) << 56,

@@ -7,6 +7,8 @@
 mod apply;
 mod clients;
 mod election;
+#[cfg(test)]
+mod election_tests;
 mod faults;
 mod leader;
 mod look;
