@@ -196,10 +196,12 @@ fn depth_first_and_breadth_first_searches_reach_the_same_states() {
         allow_close: false,
         crash_leader: true,
     };
-    let deep = lockstep::sim::sweep::sweep(&sc, &cfg, |_| {});
     let wide = explore(&sc, &cfg);
-    assert!(deep.counterexample.is_none() && !deep.truncated && !deep.depth_cut);
-    assert_eq!(deep.states, wide.states);
+    for threads in [1, 2] {
+        let deep = lockstep::sim::sweep::sweep(&sc, &cfg, threads, &|_| {});
+        assert!(deep.counterexample.is_none() && !deep.truncated && !deep.depth_cut);
+        assert_eq!(deep.states, wide.states, "{threads} thread(s)");
+    }
 }
 
 #[test]

@@ -35,6 +35,7 @@ mod setup;
 pub mod step;
 #[cfg(all(test, feature = "services"))]
 mod step_tests;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod sweep;
 mod timers;
 pub mod types;

@@ -1,33 +1,72 @@
-//! The exhaustive search depth-first: the same timeless model, choices and properties as
-//! [`super::explore`], but only one world per level of the current path is kept (the
-//! breadth-first frontier of a large space needs gigabytes of worlds; this needs a set of
-//! 64-bit fingerprints). Its counterexample is a path to a violation, not a shortest one; its
-//! state count equals the breadth-first search's whenever neither hits a bound.
+//! The exhaustive search depth-first, on several threads: the same timeless model, choices and
+//! properties as [`super::explore`], but each thread keeps only one world per level of its
+//! current path (the breadth-first frontier of a large space needs gigabytes of worlds; this
+//! needs an ordered set of 64-bit fingerprints, shared). A thread that runs out of work takes
+//! the untried choices nearest the root of another thread's path. The state count of a search
+//! that hits no bound is the number of reachable states, whatever the threads did, and equals
+//! the breadth-first search's; with more than one thread, which counterexample comes back
+//! first may vary (the breadth-first search gives the shortest). Native only.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use super::explore::{choices, fingerprint, run_of, settle, timeless, violation};
 use super::explore::{ExploreConfig, Outcome};
 use super::scenario::Scenario;
 use super::world::{Action, World};
 
-/// One level of the current path: its world, the choices not yet taken from it, and the
-/// edge (action and settled deliveries) that led to it.
+/// One level of a thread's path: its world (taken by its last choice), the choices not yet
+/// taken from it, and the edge (action and settled deliveries) that led to it.
 struct Level {
-    world: World,
+    world: Option<World>,
     todo: Vec<Action>,
     edge: Vec<Action>,
 }
 
-/// Depth-first search from the scenario's initial state; `progress` hears the state count
-/// every 100,000 states.
-pub fn sweep(sc: &Scenario, cfg: &ExploreConfig, mut progress: impl FnMut(usize)) -> Outcome {
+/// Untried choices from a world, handed to whichever thread is free: `edges` lead to it.
+struct Task {
+    world: World,
+    todo: Vec<Action>,
+    edges: Vec<Vec<Action>>,
+}
+
+#[derive(Default)]
+struct Pool {
+    tasks: Vec<Task>,
+    idle: usize,
+    done: bool,
+}
+
+struct Shared<'a> {
+    sc: &'a Scenario,
+    cfg: &'a ExploreConfig,
+    threads: usize,
+    seen: Mutex<BTreeSet<u64>>,
+    pool: Mutex<Pool>,
+    wake: Condvar,
+    hungry: AtomicUsize,
+    stop: AtomicBool,
+    depth: AtomicUsize,
+    depth_cut: AtomicBool,
+    out: Mutex<Outcome>,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+/// Depth-first search from the scenario's initial state on `threads` threads; `progress`
+/// hears the state count every 100,000 states.
+pub fn sweep(
+    sc: &Scenario,
+    cfg: &ExploreConfig,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Outcome {
     let sc = timeless(sc.clone());
     let mut root = World::new(&sc);
     root.timeless = true;
     let mut first = Vec::new();
     settle(&mut root, &mut first);
-    let mut seen = BTreeSet::from([fingerprint(&root)]);
+    let todo = choices(&root, cfg);
     let mut out = Outcome {
         states: 1,
         depth: 0,
@@ -35,55 +74,171 @@ pub fn sweep(sc: &Scenario, cfg: &ExploreConfig, mut progress: impl FnMut(usize)
         depth_cut: false,
         counterexample: None,
     };
-    let mut todo = choices(&root, cfg);
     if let Some(p) = violation(&root, todo.is_empty()) {
         out.counterexample = Some((p, run_of(&sc, vec![first])));
         return out;
     }
-    todo.reverse();
+    let task = Task {
+        world: root.clone(),
+        todo: todo.into_iter().rev().collect(),
+        edges: vec![first],
+    };
+    let shared = Shared {
+        sc: &sc,
+        cfg,
+        threads: threads.max(1),
+        seen: Mutex::new(BTreeSet::from([fingerprint(&root)])),
+        pool: Mutex::new(Pool {
+            tasks: vec![task],
+            ..Pool::default()
+        }),
+        wake: Condvar::new(),
+        hungry: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        depth: AtomicUsize::new(0),
+        depth_cut: AtomicBool::new(false),
+        out: Mutex::new(out),
+        progress,
+    };
+    std::thread::scope(|s| {
+        for _ in 0..shared.threads {
+            s.spawn(|| {
+                while let Some(t) = next_task(&shared) {
+                    search(&shared, t)
+                }
+            });
+        }
+    });
+    let mut out = shared.out.into_inner().unwrap_or_else(|e| e.into_inner());
+    out.states = shared.seen.into_inner().map_or(0, |s| s.len());
+    out.depth = shared.depth.into_inner();
+    out.depth_cut = shared.depth_cut.into_inner();
+    out
+}
+
+/// The next task, or `None` once every thread is idle with nothing left (or one stopped).
+fn next_task(sh: &Shared) -> Option<Task> {
+    let mut pool = sh.pool.lock().ok()?;
+    loop {
+        if pool.done || sh.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(t) = pool.tasks.pop() {
+            return Some(t);
+        }
+        pool.idle += 1;
+        if pool.idle == sh.threads {
+            pool.done = true;
+            sh.wake.notify_all();
+            return None;
+        }
+        sh.hungry.fetch_add(1, Ordering::Relaxed);
+        pool = sh.wake.wait(pool).ok()?;
+        sh.hungry.fetch_sub(1, Ordering::Relaxed);
+        pool.idle -= 1;
+    }
+}
+
+/// Depth-first from a task's world; gives away its oldest untried choices when a thread is
+/// idle.
+fn search(sh: &Shared, task: Task) {
+    let base = task.edges;
     let mut path = vec![Level {
-        world: root,
-        todo,
-        edge: first,
+        world: Some(task.world),
+        todo: task.todo,
+        edge: Vec::new(),
     }];
     while let Some(top) = path.last_mut() {
+        if sh.stop.load(Ordering::Relaxed) {
+            return;
+        }
         let Some(a) = top.todo.pop() else {
             path.pop();
             continue;
         };
-        let mut next = top.world.clone();
+        let mut next = match top.todo.is_empty() {
+            true => top.world.take(),
+            false => top.world.clone(),
+        }
+        .expect("a level keeps its world while it has choices");
         next.apply(a.clone());
         let mut edge = vec![a];
         settle(&mut next, &mut edge);
-        if !seen.insert(fingerprint(&next)) {
+        let Some(states) = first_visit(sh, &next) else {
             continue;
-        }
-        out.states = seen.len();
-        if out.states % 100_000 == 0 {
-            progress(out.states);
-        }
-        if out.states > cfg.max_states {
-            out.truncated = true;
-            return out;
-        }
-        out.depth = out.depth.max(path.len());
-        let mut todo = choices(&next, cfg);
+        };
+        let depth = base.len() - 1 + path.len();
+        let todo = choices(&next, sh.cfg);
         if let Some(p) = violation(&next, todo.is_empty()) {
-            let mut edges: Vec<_> = path.drain(..).map(|l| l.edge).collect();
+            let mut edges = base.clone();
+            edges.extend(path.drain(1..).map(|l| l.edge));
             edges.push(edge);
-            out.counterexample = Some((p, run_of(&sc, edges)));
-            return out;
+            return finish(sh, |o| o.counterexample = Some((p, run_of(sh.sc, edges))));
         }
-        if path.len() >= cfg.max_depth {
-            out.depth_cut |= !todo.is_empty();
+        if states > sh.cfg.max_states {
+            return finish(sh, |o| o.truncated = true);
+        }
+        sh.depth.fetch_max(depth, Ordering::Relaxed);
+        if depth >= sh.cfg.max_depth {
+            sh.depth_cut.fetch_or(!todo.is_empty(), Ordering::Relaxed);
             continue;
         }
-        todo.reverse();
         path.push(Level {
-            world: next,
-            todo,
+            world: Some(next),
+            todo: todo.into_iter().rev().collect(),
             edge,
         });
+        if sh.hungry.load(Ordering::Relaxed) > 0 {
+            give_away(sh, &base, &mut path);
+        }
     }
-    out
+}
+
+/// Marks a state seen: the count so far if it is new.
+fn first_visit(sh: &Shared, w: &World) -> Option<usize> {
+    let mut seen = sh.seen.lock().ok()?;
+    if !seen.insert(fingerprint(w)) {
+        return None;
+    }
+    let n = seen.len();
+    drop(seen);
+    if n % 100_000 == 0 {
+        (sh.progress)(n);
+    }
+    Some(n)
+}
+
+/// Ends the search (a violation or the state bound): the first to stop wins.
+fn finish(sh: &Shared, f: impl FnOnce(&mut Outcome)) {
+    if !sh.stop.swap(true, Ordering::Relaxed) {
+        if let Ok(mut o) = sh.out.lock() {
+            f(&mut o);
+        }
+    }
+    if let Ok(mut pool) = sh.pool.lock() {
+        pool.done = true;
+    }
+    sh.wake.notify_all();
+}
+
+/// Hands the untried choices of the level nearest the root to the pool.
+fn give_away(sh: &Shared, base: &[Vec<Action>], path: &mut [Level]) {
+    let last = path.len() - 1;
+    let Some(i) = (0..last).find(|i| !path[*i].todo.is_empty()) else {
+        return;
+    };
+    let Some(world) = path[i].world.take() else {
+        return;
+    };
+    let mut edges = base.to_vec();
+    edges.extend(path[1..=i].iter().map(|l| l.edge.clone()));
+    let task = Task {
+        world,
+        todo: std::mem::take(&mut path[i].todo),
+        edges,
+    };
+    if let Ok(mut pool) = sh.pool.lock() {
+        pool.tasks.push(task);
+    }
+    sh.wake.notify_one();
 }
