@@ -7,7 +7,6 @@
 //! the breadth-first search's; with more than one thread, which counterexample comes back
 //! first may vary (the breadth-first search gives the shortest). Native only.
 
-use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
@@ -22,6 +21,51 @@ struct Level {
     world: Option<World>,
     todo: Vec<Action>,
     edge: Vec<Action>,
+}
+
+/// The fingerprints seen: one table, open addressing (millions of small tree nodes kept for
+/// the whole search fragmented the allocator until it spent half the time in `malloc`). Its
+/// only question is membership; 0 marks a free slot (a fingerprint 0 is stored as 1).
+struct Seen {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Seen {
+    fn with(first: u64) -> Seen {
+        let mut s = Seen {
+            slots: vec![0; 1 << 16],
+            len: 0,
+        };
+        s.insert(first);
+        s
+    }
+
+    /// Adds `fp`; true if it was not there.
+    fn insert(&mut self, fp: u64) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let bigger = vec![0; self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, bigger);
+            self.len = 0;
+            for x in old.into_iter().filter(|x| *x != 0) {
+                self.insert(x);
+            }
+        }
+        let fp = fp.max(1);
+        let mask = self.slots.len() - 1;
+        let mut i = fp as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = fp;
+                    self.len += 1;
+                    return true;
+                }
+                x if x == fp => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
 }
 
 /// Untried choices from a world, handed to whichever thread is free: `edges` lead to it.
@@ -42,7 +86,7 @@ struct Shared<'a> {
     sc: &'a Scenario,
     cfg: &'a ExploreConfig,
     threads: usize,
-    seen: Mutex<BTreeSet<u64>>,
+    seen: Mutex<Seen>,
     pool: Mutex<Pool>,
     wake: Condvar,
     hungry: AtomicUsize,
@@ -87,7 +131,7 @@ pub fn sweep(
         sc: &sc,
         cfg,
         threads: threads.max(1),
-        seen: Mutex::new(BTreeSet::from([fingerprint(&root)])),
+        seen: Mutex::new(Seen::with(fingerprint(&root))),
         pool: Mutex::new(Pool {
             tasks: vec![task],
             ..Pool::default()
@@ -110,7 +154,7 @@ pub fn sweep(
         }
     });
     let mut out = shared.out.into_inner().unwrap_or_else(|e| e.into_inner());
-    out.states = shared.seen.into_inner().map_or(0, |s| s.len());
+    out.states = shared.seen.into_inner().map_or(0, |s| s.len);
     out.depth = shared.depth.into_inner();
     out.depth_cut = shared.depth_cut.into_inner();
     out
@@ -200,7 +244,7 @@ fn first_visit(sh: &Shared, w: &World) -> Option<usize> {
     if !seen.insert(fingerprint(w)) {
         return None;
     }
-    let n = seen.len();
+    let n = seen.len;
     drop(seen);
     if n % 100_000 == 0 {
         (sh.progress)(n);
