@@ -84,6 +84,10 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
         ),
         Key::CmdRead => ("{c} reads /lock: exists(\"/lock\"), answered by the server it is connected to, from its own copy of the tree.", "{c} 读取 /lock：exists(\"/lock\")，由它所连的服务器用自己那份数据树来回答。"),
         Key::CmdSyncRead => ("{c} reads /lock after sync: sync(\"/lock\") first, which its server answers only once it has applied everything the leader committed before it; then exists(\"/lock\").", "{c} 先 sync 再读 /lock：先发 sync(\"/lock\")，它的服务器要等应用完领导者在此之前提交的所有事务后才回答；然后发 exists(\"/lock\")。"),
+        Key::AbandonedHandshake => (
+            "{c}'s {a} reaches {b} after {c} moved on to another server and closed that connection: the socket is gone, and nothing comes of it.",
+            "{c} 的 {a} 到达 {b}，但 {c} 已转向另一台服务器并关闭了那条连接：套接字已不在，这次握手没有任何结果。",
+        ),
         Key::CmdPauseLinks => (
             "Fault: {a}'s links to the other servers stall for {n} ticks. Its clients still reach it, and it answers their reads from its own copy, but no proposal or commit reaches it: it falls behind the leader.",
             "故障：{a} 与其他服务器之间的链路停滞 {n} 个时钟单位。它的客户端仍能连上它，它也用自己的副本回答读请求，但提议和提交都到不了它：它落后于领导者。",

@@ -21,7 +21,6 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::ResourceWrite => ("{c} writes {n} with fencing token {a}: {b}.", "{c} 用防护令牌 {a} 写入 {n}：{b}。"),
         Key::ResourceAnswer => ("{c} gets the resource's answer: {b}.", "{c} 收到资源的应答：{b}。"),
         Key::PongArrives => ("{c} gets the server's answer to its ping.", "{c} 收到服务器对心跳的应答。"),
-        Key::AbandonedHandshake => ("{c}'s {a} reaches {b} after {c} moved on to another server and closed that connection: the socket is gone, and nothing comes of it.", "{c} 的 {a} 到达 {b}，但 {c} 已转向另一台服务器并关闭了那条连接：套接字已不在，这次握手没有任何结果。"),
         Key::MessageLost => ("{a} between {c} and the server is lost.", "{c} 与服务器之间的 {a} 丢失了。"),
         Key::StaleReply => ("{a} reaches {c} for a request attempt it already gave up (it timed out or its connection broke, and the request was sent again): dropped unread.", "{a} 到达 {c}，但它已放弃了那次请求（超时或连接断开后已重新发送）：未读即丢弃。"),
         Key::ToDeadClient => ("{a} arrives at {c}, which has stopped: nobody reads it.", "{a} 到达已停止的 {c}：无人读取。"),
@@ -54,8 +53,9 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::RedlockRequest | Key::RedlockHeard | Key::RedlockRefused | Key::RedlockConnected | Key::RedlockReset | Key::RedlockExpired | Key::RedlockReconnect => ("", ""),
         // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
         Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
-        // An observer's reads and a stall of the links between servers (full bundle only).
-        Key::CmdRead | Key::CmdSyncRead | Key::CmdPauseLinks => services::template(k),
+        // An observer's reads, a stall of the links between servers and a handshake on a
+        // socket the client left (full bundle only).
+        Key::CmdRead | Key::CmdSyncRead | Key::CmdPauseLinks | Key::AbandonedHandshake => services::template(k),
         // Replication between a Redis primary and its replica (full bundle only).
         Key::PeerLost | Key::PeerApplied | Key::PeerSent | Key::PeerGap | Key::PeerDropped => services::template(k),
         Key::ServerCrash | Key::ServerRestart | Key::ServerRestartDisk | Key::CmdPauseServer | Key::CmdSplit | Key::CmdHealSplit => ("", ""),

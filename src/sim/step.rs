@@ -183,6 +183,9 @@ impl World {
     /// it sent on that socket opens nothing (a library reads only the server it talks to now).
     fn moved_on(&self, from: Node, at: ServerId) -> bool {
         let Node::Client(c) = from else { return false };
+        if !crate::FULL {
+            return false; // One server: there is nowhere else to move on to.
+        }
         let lib = self.clients.get(c).map(|x| &x.lib);
         lib.and_then(|l| l.server()).is_some_and(|h| h != at)
     }

@@ -207,6 +207,14 @@ impl Ensemble {
     ) -> Narration {
         let narration =
             Narration::new(Key::ReconnectArrives, Some(conn)).a(format!("0x{:x}", session.0));
+        // The socket this handshake came on is gone (the client moved on and resumed
+        // elsewhere): the answer finds no connection, and the session stays where it is.
+        let pending = self.conns.get(&conn);
+        if pending.is_none_or(|a| a.server != s || a.session.is_some()) {
+            return Narration::new(Key::ZabHeartbeat, None)
+                .a(self.name(s))
+                .b(Detail::Text("REVALIDATE".into()));
+        }
         if !valid {
             self.conns.remove(&conn);
             let rejected = Output::ConnectRejected { session };

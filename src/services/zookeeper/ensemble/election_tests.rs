@@ -51,6 +51,18 @@ impl Net {
         msg
     }
 
+    /// Delivers everything on every link, oldest link first, until nothing is left.
+    fn settle(&mut self) {
+        for _ in 0..1_000 {
+            let Some((l, _)) = self.links.iter().find(|(_, q)| !q.is_empty()) else {
+                return;
+            };
+            let (from, to) = *l;
+            self.deliver(from, to);
+        }
+        panic!("the ensemble never went quiet");
+    }
+
     fn crash(&mut self, s: ServerId) {
         let mut out = Out::default();
         self.e.crash(0, s, &mut out);
@@ -105,4 +117,35 @@ fn a_server_that_is_not_serving_closes_only_its_own_socket() {
     n.e.client(0, 0, 7, Up::Ping, &mut out);
     assert!(matches!(out.msgs[..], [(7, Down::ConnectionLost)]));
     assert_eq!(n.e.conns.get(&7).map(|a| a.server), Some(1));
+}
+
+#[test]
+fn a_revalidation_for_a_socket_the_client_left_leaves_its_session_where_it_is() {
+    let mut n = Net::new();
+    let mut out = Out::default();
+    n.e.client(0, 2, 7, Up::Connect { timeout_ms: 30 }, &mut out);
+    n.post(out);
+    n.settle(); // The session's PROPOSAL, the ACKs and the COMMIT.
+    let session =
+        n.e.conns
+            .get(&7)
+            .and_then(|a| a.session)
+            .expect("a session");
+    let resume = || Up::Reconnect {
+        session,
+        last_zxid: 0,
+        watches: Default::default(),
+    };
+    let mut out = Out::default();
+    n.e.client(0, 0, 7, resume(), &mut out); // On zk-1: it asks the leader (REVALIDATE).
+    n.post(out);
+    let mut out = Out::default();
+    n.e.client(0, 2, 7, resume(), &mut out); // Then straight on the leader, which resumes it.
+    n.post(out);
+    assert_eq!(n.e.conns.get(&7).map(|a| a.server), Some(2));
+    n.settle(); // The REVALIDATE, and the leader's answer back to zk-1.
+    assert_eq!(
+        n.e.conns.get(&7).map(|a| (a.server, a.session)),
+        Some((2, Some(session)))
+    );
 }
