@@ -15,6 +15,9 @@
 // dropped what draws several servers (`Builder::several` is false without the feature):
 // 507,525 → 502,941 B with the stale-read chapter in; full +1.2 KB for that chapter (793,590 B).
 // Replication's narration and the links between servers left the lean build too: 502,224 B.
+// Raised by the exhaustive search's fingerprint (issue 21): it hashes every ensemble server's state
+// now (it had merged states whose servers differed), and the fixes that found: full 793,590 →
+// 795,913 B (+2.3 KB, mostly the derived hashing of the servers' trees and logs); lean 502,245 B.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -22,7 +25,7 @@ import { DIST } from './harness.mjs';
 
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 502_500, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 794_000, goal: 520_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 796_300, goal: 520_000 },
 };
 
 export function sizes(page) {
