@@ -127,14 +127,8 @@ fn lost_wakeup_shortest_counterexample_is_stuck() {
     );
 }
 
-/// Curator clients on a three-server ensemble whose leader may crash at any point (once): in
-/// every interleaving of client requests, Zab's messages, the crash, the votes and the new
-/// leader's sync, no server applies a different sequence of transactions than another (the
-/// prefix property), no epoch has two leaders, no committed transaction is lost, no two
-/// clients hold the lock and no one is stuck. With one client the space is exhausted; with two
-/// it is searched breadth-first up to a bound here, and depth-first on every core by the
-/// ignored test below (tens of millions of states).
-fn ensemble_search(clients: u32, max_states: usize) -> lockstep::sim::explore::Outcome {
+/// Curator clients on a three-server ensemble whose leader may crash once, up to `max_states`.
+fn ensemble(clients: u32, max_states: usize) -> (Scenario, ExploreConfig) {
     let mut sc = scenario(RecipeKind::Curator, clients);
     sc.ensemble = Some(3);
     let cfg = ExploreConfig {
@@ -143,6 +137,18 @@ fn ensemble_search(clients: u32, max_states: usize) -> lockstep::sim::explore::O
         allow_close: false,
         crash_leader: true,
     };
+    (sc, cfg)
+}
+
+/// Curator clients on a three-server ensemble whose leader may crash at any point (once): in
+/// every interleaving of client requests, Zab's messages, the crash, the votes and the new
+/// leader's sync, no server applies a different sequence of transactions than another (the
+/// prefix property), no epoch has two leaders, no committed transaction is lost, no two
+/// clients hold the lock and no one is stuck. With one client the space is exhausted; with two
+/// it is searched breadth-first up to a bound here, and depth-first on every core by the
+/// ignored test below (tens of millions of states).
+fn ensemble_search(clients: u32, max_states: usize) -> lockstep::sim::explore::Outcome {
+    let (sc, cfg) = ensemble(clients, max_states);
     let out = explore(&sc, &cfg);
     println!(
         "ensemble of 3, {clients} Curator client(s), leader crash: {} states, depth {}{}",
@@ -190,14 +196,7 @@ fn ensemble_keeps_the_prefix_property_through_a_leader_crash() {
 /// same states: a fingerprint that missed a part of the state would make the two disagree.
 #[test]
 fn depth_first_and_breadth_first_searches_reach_the_same_states() {
-    let mut sc = scenario(RecipeKind::Curator, 1);
-    sc.ensemble = Some(3);
-    let cfg = ExploreConfig {
-        max_depth: 400,
-        max_states: 400_000,
-        allow_close: false,
-        crash_leader: true,
-    };
+    let (sc, cfg) = ensemble(1, 400_000);
     let wide = explore(&sc, &cfg);
     for threads in [1, 2] {
         let deep = lockstep::sim::sweep::sweep(&sc, &cfg, threads, &|_| {});
@@ -217,14 +216,7 @@ fn ensemble_with_two_clients_breaks_nothing_in_its_first_states() {
 #[test]
 #[ignore = "long: tens of millions of states"]
 fn ensemble_with_two_clients_keeps_its_promises_through_a_leader_crash() {
-    let mut sc = scenario(RecipeKind::Curator, 2);
-    sc.ensemble = Some(3);
-    let cfg = ExploreConfig {
-        max_depth: 400,
-        max_states: 400_000_000,
-        allow_close: false,
-        crash_leader: true,
-    };
+    let (sc, cfg) = ensemble(2, 400_000_000);
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let start = std::time::Instant::now();
     let say = |n: usize| eprintln!("{n} states, {:.0} s", start.elapsed().as_secs_f64());

@@ -63,6 +63,13 @@ impl Net {
         panic!("the ensemble never went quiet");
     }
 
+    /// A message from connection `conn` reaches server `s`; what it answers is posted.
+    fn client(&mut self, s: ServerId, conn: crate::services::api::ConnId, up: Up) {
+        let mut out = Out::default();
+        self.e.client(0, s, conn, up, &mut out);
+        self.post(out);
+    }
+
     fn crash(&mut self, s: ServerId) {
         let mut out = Out::default();
         self.e.crash(0, s, &mut out);
@@ -106,9 +113,7 @@ fn a_follower_answer_with_the_same_vote_completes_the_quorum_at_once() {
 #[test]
 fn a_server_that_is_not_serving_closes_only_its_own_socket() {
     let mut n = Net::new();
-    let mut out = Out::default();
-    n.e.client(0, 1, 7, Up::Connect { timeout_ms: 30 }, &mut out);
-    n.post(out);
+    n.client(1, 7, Up::Connect { timeout_ms: 30 });
     assert_eq!(n.e.conns.get(&7).map(|a| a.server), Some(1));
     n.crash(2);
     n.deliver(2, 0); // zk-1 has no leader: it does not serve.
@@ -122,9 +127,7 @@ fn a_server_that_is_not_serving_closes_only_its_own_socket() {
 #[test]
 fn a_revalidation_for_a_socket_the_client_left_leaves_its_session_where_it_is() {
     let mut n = Net::new();
-    let mut out = Out::default();
-    n.e.client(0, 2, 7, Up::Connect { timeout_ms: 30 }, &mut out);
-    n.post(out);
+    n.client(2, 7, Up::Connect { timeout_ms: 30 });
     n.settle(); // The session's PROPOSAL, the ACKs and the COMMIT.
     let session =
         n.e.conns
@@ -136,12 +139,8 @@ fn a_revalidation_for_a_socket_the_client_left_leaves_its_session_where_it_is() 
         last_zxid: 0,
         watches: Default::default(),
     };
-    let mut out = Out::default();
-    n.e.client(0, 0, 7, resume(), &mut out); // On zk-1: it asks the leader (REVALIDATE).
-    n.post(out);
-    let mut out = Out::default();
-    n.e.client(0, 2, 7, resume(), &mut out); // Then straight on the leader, which resumes it.
-    n.post(out);
+    n.client(0, 7, resume()); // On zk-1: it asks the leader (REVALIDATE).
+    n.client(2, 7, resume()); // Then straight on the leader, which resumes it.
     assert_eq!(n.e.conns.get(&7).map(|a| a.server), Some(2));
     n.settle(); // The REVALIDATE, and the leader's answer back to zk-1.
     assert_eq!(
