@@ -9,6 +9,7 @@
 //! - [`sim`]: the world, its one seeded PRNG and its history; key frames; the exhaustive search.
 //! - [`view`]: the UI's plain-Rust half (frame, stage scene, course, URL state), tested natively.
 //! - [`sort`]: the one sort every layer uses (one copy of it in the wasm).
+//! - [`words`]: the fast stable hasher of the search's fingerprints.
 //! - [`replay`]: the replay script format used to compare the engine with a real server.
 //! - `ui` (wasm32 only): the Leptos app, rendering what `view` computed.
 
@@ -25,6 +26,7 @@ pub mod services;
 pub mod sim;
 pub mod sort;
 pub mod view;
+pub mod words;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -66,7 +66,7 @@ pub fn timeless(mut sc: Scenario) -> Scenario {
 /// A fingerprint of the logical state (ignores step counters, metrics, message ids and the
 /// order of sends on different links).
 pub(super) fn fingerprint(w: &World) -> u64 {
-    let mut h = Words(0);
+    let mut h = crate::words::Words::default();
     w.service.hash(&mut h);
     w.resource.hash(&mut h);
     for c in &w.clients {
@@ -260,38 +260,5 @@ pub(super) fn run_of(sc: &Scenario, edges: Vec<Vec<Action>>) -> Run {
     Run {
         scenario: sc.clone(),
         forced,
-    }
-}
-
-/// The fingerprint's hasher: eight bytes at a time, multiply and rotate, mixed once more at the
-/// end (hashing the worlds was a fifth of the search's time byte by byte).
-struct Words(u64);
-
-impl Words {
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0 ^ w)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29);
-    }
-}
-
-impl Hasher for Words {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            self.mix(u64::from_le_bytes(w.try_into().unwrap_or_default()));
-        }
-        let rest = words.remainder();
-        if rest.is_empty() {
-            return;
-        }
-        let mut last = [0u8; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        self.mix(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 61));
-    }
-    fn finish(&self) -> u64 {
-        let mut h = self.0 ^ (self.0 >> 33);
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
     }
 }

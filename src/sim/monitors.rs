@@ -115,10 +115,10 @@ fn owns_node(w: &World, c: &Client) -> bool {
 /// The exhaustive search has no clock: it finds states where no choice is left instead (see
 /// `explore`).
 fn stuck(w: &mut World, heartbeat: bool) -> Vec<ClientId> {
-    let (pending, quiet) = quiet_clock(w, heartbeat);
     if w.timeless {
         return Vec::new();
     }
+    let (pending, quiet) = quiet_clock(w, heartbeat);
     // A dead end is certain even while a pause lasts: the paused process has nothing to do.
     let end = dead_end(w);
     if !end && (pending || !quiet) {

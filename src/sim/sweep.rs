@@ -31,14 +31,15 @@ struct Seen {
     len: usize,
 }
 
+/// How many tables the seen fingerprints are spread over.
+const SHARDS: usize = 64;
+
 impl Seen {
-    fn with(first: u64) -> Seen {
-        let mut s = Seen {
-            slots: vec![0; 1 << 16],
+    fn new() -> Seen {
+        Seen {
+            slots: vec![0; 1 << 12],
             len: 0,
-        };
-        s.insert(first);
-        s
+        }
     }
 
     /// Adds `fp`; true if it was not there.
@@ -86,7 +87,10 @@ struct Shared<'a> {
     sc: &'a Scenario,
     cfg: &'a ExploreConfig,
     threads: usize,
-    seen: Mutex<Seen>,
+    /// The seen fingerprints in [`SHARDS`] tables by their low bits (one lock would make the
+    /// threads queue for it), and how many there are in all.
+    seen: Vec<Mutex<Seen>>,
+    states: AtomicUsize,
     pool: Mutex<Pool>,
     wake: Condvar,
     hungry: AtomicUsize,
@@ -131,7 +135,8 @@ pub fn sweep(
         sc: &sc,
         cfg,
         threads: threads.max(1),
-        seen: Mutex::new(Seen::with(fingerprint(&root))),
+        seen: (0..SHARDS).map(|_| Mutex::new(Seen::new())).collect(),
+        states: AtomicUsize::new(0),
         pool: Mutex::new(Pool {
             tasks: vec![task],
             ..Pool::default()
@@ -144,6 +149,7 @@ pub fn sweep(
         out: Mutex::new(out),
         progress,
     };
+    first_visit(&shared, &root);
     std::thread::scope(|s| {
         for _ in 0..shared.threads {
             s.spawn(|| {
@@ -154,7 +160,7 @@ pub fn sweep(
         }
     });
     let mut out = shared.out.into_inner().unwrap_or_else(|e| e.into_inner());
-    out.states = shared.seen.into_inner().map_or(0, |s| s.len);
+    out.states = shared.states.into_inner();
     out.depth = shared.depth.into_inner();
     out.depth_cut = shared.depth_cut.into_inner();
     out
@@ -240,12 +246,12 @@ fn search(sh: &Shared, task: Task) {
 
 /// Marks a state seen: the count so far if it is new.
 fn first_visit(sh: &Shared, w: &World) -> Option<usize> {
-    let mut seen = sh.seen.lock().ok()?;
-    if !seen.insert(fingerprint(w)) {
+    let fp = fingerprint(w);
+    let shard = &sh.seen[fp as usize % SHARDS];
+    if !shard.lock().ok()?.insert(fp / SHARDS as u64) {
         return None;
     }
-    let n = seen.len;
-    drop(seen);
+    let n = sh.states.fetch_add(1, Ordering::Relaxed) + 1;
     if n % 100_000 == 0 {
         (sh.progress)(n);
     }

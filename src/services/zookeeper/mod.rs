@@ -66,12 +66,15 @@ pub struct Server {
 
 type Out = Outbox<Down, ensemble::zab::Zab>;
 
-/// The server and the ensemble are hashed (the exhaustive search's fingerprint); which
-/// connection holds which session follows from the clients' own libraries.
+/// The server or the ensemble is hashed (the exhaustive search's fingerprint); which
+/// connection holds which session follows from the clients' own libraries, and an ensemble
+/// never touches the standalone server.
 impl std::hash::Hash for Server {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.server.hash(h);
-        self.ensemble.hash(h);
+        match &self.ensemble {
+            Some(e) => e.hash(h),
+            None => self.server.hash(h),
+        }
     }
 }
 

@@ -94,7 +94,11 @@ impl Ensemble {
     }
 
     pub fn pause(&mut self, s: ServerId, until: Tick) {
-        if let Some(m) = self.members.get_mut(usize::from(s)) {
+        if let Some(m) = self
+            .members
+            .get_mut(usize::from(s))
+            .map(super::cow::Shared::make_mut)
+        {
             m.paused_until = m.paused_until.max(until);
         }
     }
@@ -109,7 +113,7 @@ impl Ensemble {
             let lead = self
                 .members
                 .get_mut(usize::from(l))
-                .and_then(|m| m.lead_mut());
+                .and_then(|m| m.make_mut().lead_mut());
             if let Some(x) = lead.and_then(|lead| lead.learners.get_mut(&f)) {
                 x.broken = x.broken.or(Some(x.heard));
                 (x.forwarding, x.acked) = (false, false);

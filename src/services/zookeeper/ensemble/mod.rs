@@ -6,6 +6,7 @@
 
 mod apply;
 mod clients;
+mod cow;
 mod election;
 #[cfg(test)]
 mod election_tests;
@@ -44,7 +45,9 @@ pub struct Attach {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ensemble {
     pub tick: Tick,
-    pub members: Vec<Member>,
+    /// Shared until written ([`Ensemble::m`] copies a member on its first write): a world's
+    /// clone, which the exhaustive search makes for every choice, copies only pointers.
+    pub members: Vec<cow::Shared<Member>>,
     pub conns: BTreeMap<ConnId, Attach>,
     pub owners: BTreeMap<SessionId, ConnId>,
     /// The monitor's records: the leader of each established epoch, the committed sequence
@@ -67,7 +70,9 @@ impl Ensemble {
         let n = n.clamp(1, crate::services::MAX_SERVERS);
         let mut e = Ensemble {
             tick: tick.max(1),
-            members: (0..n as ServerId).map(|i| Member::new(i, tick)).collect(),
+            members: (0..n as ServerId)
+                .map(|i| cow::Shared::new(Member::new(i, tick)))
+                .collect(),
             conns: BTreeMap::new(),
             owners: BTreeMap::new(),
             epochs: BTreeMap::new(),
@@ -78,7 +83,7 @@ impl Ensemble {
         };
         let leader = (n - 1) as ServerId;
         e.start_leading(0, leader, 1);
-        for m in &mut e.members {
+        for m in e.members.iter_mut().map(cow::Shared::make_mut) {
             m.current_epoch = 1;
             m.accepted_epoch = 1;
             if m.id != leader {
@@ -120,7 +125,7 @@ impl Ensemble {
     }
 
     fn m(&mut self, s: ServerId) -> &mut Member {
-        &mut self.members[usize::from(s)]
+        self.members[usize::from(s)].make_mut()
     }
 
     /// Commits the operator's admin session at setup: every server applies the same
