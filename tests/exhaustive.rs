@@ -188,8 +188,10 @@ fn ensemble_keeps_the_prefix_property_through_a_leader_crash() {
     // stuck, each now with its own test: a follower's answer dropped from an election's
     // quorum, a stale socket's close detaching the client from its new server, a handshake on
     // a socket the client had left moving its session there, and (with two clients) the
-    // leader's answer to such a handshake doing the same.
-    assert_eq!(out.states, 31_680, "state count");
+    // leader's answer to such a handshake doing the same. 31,680 until a session created for a
+    // socket its server had closed (it lost its leader first) stopped attaching the client
+    // and answering it on its next socket.
+    assert_eq!(out.states, 29_097, "state count");
 }
 
 /// The depth-first search (which keeps one world per level instead of a frontier) reaches the
@@ -234,6 +236,10 @@ fn ensemble_with_two_clients_keeps_its_promises_through_a_leader_crash() {
             let text = r.narration.text(lockstep::sim::Lang::En);
             eprintln!("{:>4} {text}", r.index);
         }
+        // The run, to replay it (or open it in the page: a run file imports as it is).
+        let file = std::env::temp_dir().join("lockstep-ensemble-counterexample.json");
+        let saved = serde_json::to_string(run).map(|j| std::fs::write(&file, j));
+        eprintln!("saved to {} ({saved:?})", file.display());
         panic!("{p:?} after {} steps", run.forced.len());
     }
     assert!(!out.truncated && !out.depth_cut, "search cut short");

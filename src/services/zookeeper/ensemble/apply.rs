@@ -30,7 +30,16 @@ impl Ensemble {
             return;
         };
         let session = p.txn.session();
+        // The socket the request came on may be closed by now (this server lost its leader
+        // and closed its clients' connections before it applied what it had logged): the
+        // answer then finds no connection, and the new session none to attach to.
+        let open = self.conns.get(&origin.conn).filter(|a| a.server == s);
+        let open = open.map(|a| a.session);
         match (&p.txn, result) {
+            (LogTxn::CreateSession { .. }, _) if open != Some(None) => {}
+            (LogTxn::Write { .. }, Some(_)) if open != Some(Some(session)) => {
+                self.next_in_queue(now, s, session, out);
+            }
             (LogTxn::CreateSession { timeout_ms, .. }, _) => {
                 self.attach(origin.conn, s, Some(session));
                 let connected = Output::Connected {

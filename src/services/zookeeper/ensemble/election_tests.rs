@@ -1,6 +1,6 @@
 //! Elections and sockets message by message, each link first in first out: the orders the
 //! exhaustive search found stuck before (a follower's answer that counts toward the election,
-//! a stale socket closed on a server that is not serving).
+//! a stale socket closed on a server that is not serving, an answer for a socket that closed).
 
 use std::collections::VecDeque;
 
@@ -147,4 +147,31 @@ fn a_revalidation_for_a_socket_the_client_left_leaves_its_session_where_it_is() 
         n.e.conns.get(&7).map(|a| (a.server, a.session)),
         Some((2, Some(session)))
     );
+}
+
+#[test]
+fn a_session_created_for_a_socket_closed_by_the_election_answers_no_one() {
+    let mut n = Net::new();
+    n.client(1, 7, Up::Connect { timeout_ms: 30 }); // zk-2 forwards it to the leader, zk-3.
+    n.deliver(1, 2); // The leader proposes the new session.
+    n.deliver(2, 0); // zk-1 logs it
+    n.deliver(2, 1); // and so does zk-2; neither ACK reaches the leader before it dies.
+    n.crash(2);
+    n.settle(); // zk-2 closes the client's socket, is elected, and commits what a majority logged.
+    n.finalize();
+    n.settle();
+    assert!(matches!(n.state(1), State::Leading(_)), "{:?}", n.state(1));
+    let applied = n.e.members[1].db.sessions().len();
+    assert!(applied >= 1, "the session survives the election");
+    // The client's socket closed when zk-2 lost its leader: the session's answer goes nowhere,
+    // and the client (which connects again on a new socket) is not attached to it.
+    assert!(
+        !n.down
+            .iter()
+            .any(|(c, d)| *c == 7
+                && matches!(d, Down::Output(crate::engine::Output::Connected { .. }))),
+        "{:?}",
+        n.down
+    );
+    assert_eq!(n.e.conns.get(&7), None);
 }
