@@ -40,4 +40,9 @@ node --test tests/node/
 echo "== end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs
 
+if [ "${LOCKSTEP_LONG:-0}" = 1 ]; then
+  echo "== the exhaustive search: 2 clients, 3 servers, a leader crash (LOCKSTEP_LONG=1; ~22 min)"
+  cargo test --locked --test exhaustive -- --ignored --nocapture
+fi
+
 echo "== all tests passed in $(( $(date +%s) - start )) s"
