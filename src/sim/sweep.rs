@@ -1,7 +1,7 @@
 //! The exhaustive search depth-first, on several threads: the same timeless model, choices and
 //! properties as [`super::explore`], but each thread keeps only one world per level of its
 //! current path (the breadth-first frontier of a large space needs gigabytes of worlds; this
-//! needs an ordered set of 64-bit fingerprints, shared). A thread that runs out of work takes
+//! needs the seen 64-bit fingerprints, shared in locked tables). A thread that runs out of work takes
 //! the untried choices nearest the root of another thread's path. The state count of a search
 //! that hits no bound is the number of reachable states, whatever the threads did, and equals
 //! the breadth-first search's; with more than one thread, which counterexample comes back

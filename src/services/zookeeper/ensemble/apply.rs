@@ -32,7 +32,8 @@ impl Ensemble {
         let session = p.txn.session();
         // The socket the request came on may be closed by now (this server lost its leader
         // and closed its clients' connections before it applied what it had logged): the
-        // answer then finds no connection, and the new session none to attach to.
+        // answer then finds no connection, so a new session stays unattached and a write
+        // unanswered (ZooKeeper answers on the request's own `ServerCnxn`, closed by then).
         let open = self.conns.get(&origin.conn).filter(|a| a.server == s);
         let open = open.map(|a| a.session);
         match (&p.txn, result) {
