@@ -34,8 +34,7 @@ impl Ensemble {
         // and closed its clients' connections before it applied what it had logged): the
         // answer then finds no connection, so a new session stays unattached and a write
         // unanswered (ZooKeeper answers on the request's own `ServerCnxn`, closed by then).
-        let open = self.conns.get(&origin.conn).filter(|a| a.server == s);
-        let open = open.map(|a| a.session);
+        let open = self.open_at(s, origin.conn);
         match (&p.txn, result) {
             (LogTxn::CreateSession { .. }, _) if open != Some(None) => {}
             (LogTxn::Write { .. }, Some(_)) if open != Some(Some(session)) => {

@@ -25,7 +25,7 @@ impl Ensemble {
         self.wake(now, s, out);
         if !self.members[usize::from(s)].serving() {
             // Only its own socket closes: the client may be attached elsewhere by now.
-            if self.conns.get(&conn).is_some_and(|a| a.server == s) {
+            if self.open_at(s, conn).is_some() {
                 self.conns.remove(&conn);
             }
             out.send_from(s, conn, Down::ConnectionLost);
@@ -143,10 +143,14 @@ impl Ensemble {
 
     /// The session connection `conn` has on server `s`, if it is attached there.
     fn session_at(&self, s: ServerId, conn: ConnId) -> Option<SessionId> {
-        self.conns
-            .get(&conn)
-            .filter(|a| a.server == s)
-            .and_then(|a| a.session)
+        self.open_at(s, conn).flatten()
+    }
+
+    /// Whether connection `conn` has an open socket on server `s`, and its session there
+    /// (`Some(None)`: its handshake is still under way).
+    pub(super) fn open_at(&self, s: ServerId, conn: ConnId) -> Option<Option<SessionId>> {
+        let a = self.conns.get(&conn).filter(|a| a.server == s)?;
+        Some(a.session)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -209,8 +213,7 @@ impl Ensemble {
             Narration::new(Key::ReconnectArrives, Some(conn)).a(format!("0x{:x}", session.0));
         // The socket this handshake came on is gone (the client moved on and resumed
         // elsewhere): the answer finds no connection, and the session stays where it is.
-        let pending = self.conns.get(&conn);
-        if pending.is_none_or(|a| a.server != s || a.session.is_some()) {
+        if self.open_at(s, conn) != Some(None) {
             return Narration::new(Key::ZabHeartbeat, None)
                 .a(self.name(s))
                 .b(Detail::Text("REVALIDATE".into()));
