@@ -224,7 +224,7 @@ fn ensemble_with_two_clients_keeps_its_promises_through_a_leader_crash() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let start = std::time::Instant::now();
     let say = |n: usize| {
-        if n % 5_000_000 == 0 {
+        if n.is_multiple_of(5_000_000) {
             eprintln!("{n} states, {:.0} s", start.elapsed().as_secs_f64());
         }
     };

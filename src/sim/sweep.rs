@@ -252,7 +252,7 @@ fn first_visit(sh: &Shared, w: &World) -> Option<usize> {
         return None;
     }
     let n = sh.states.fetch_add(1, Ordering::Relaxed) + 1;
-    if n % 100_000 == 0 {
+    if n.is_multiple_of(100_000) {
         (sh.progress)(n);
     }
     Some(n)
