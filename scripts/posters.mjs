@@ -46,6 +46,15 @@ function snapshot() {
   copy.querySelectorAll('[id]').forEach((e) => { e.setAttribute('data-poster-id', e.id); e.removeAttribute('id'); });
   copy.querySelectorAll('[name]').forEach((e) => e.removeAttribute('name'));
   copy.querySelectorAll('script').forEach((e) => e.remove());
+  // The app writes absolute links (an embed's "open" link) with the address it was served from,
+  // here this script's own server. Relative, they lead where the live page's do once deployed:
+  // this page with another query (`?…`), or another page beside it (the site is served at /).
+  const here = location.origin + location.pathname;
+  copy.querySelectorAll('a[href]').forEach((a) => {
+    const href = a.getAttribute('href');
+    if (href.startsWith(`${here}?`)) a.setAttribute('href', href.slice(here.length));
+    else if (href.startsWith(`${location.origin}/`)) a.setAttribute('href', href.slice(location.origin.length + 1));
+  });
   copy.querySelectorAll('button, a[href], input, select, textarea, summary').forEach((e) => e.setAttribute('tabindex', '-1'));
   copy.setAttribute('aria-hidden', 'true');
   return copy.outerHTML;

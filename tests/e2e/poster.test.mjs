@@ -154,6 +154,20 @@ test('Step pressed on the poster before the WebAssembly arrives is done once the
   }
 });
 
+test("a poster's links lead where the live page's do, on the host that serves it", async () => {
+  const { page, context, release } = await held('?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
+  try {
+    const hrefs = (sel) => page.$$eval(sel, (as) => as.map((a) => a.href));
+    const poster = await hrefs('.ls-boot--poster a[href]');
+    assert.ok(poster.length > 0, 'the embed poster has its open link');
+    for (const h of poster) assert.ok(h.startsWith(srv.url), `${h} is on ${srv.url}`);
+    await release();
+    assert.deepEqual(await hrefs('.ls-app a[href]'), poster);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a link without a stored poster, or with other parameters, loads as before and asks for none', async () => {
   const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
   const page = await context.newPage();
