@@ -145,3 +145,135 @@ fn a_single_server_keeps_one_box_and_straight_wires() {
         assert_eq!(y1, y2);
     }
 }
+
+#[test]
+fn redlock_masters_that_never_talk_get_no_link_while_replication_and_a_quorum_do() {
+    let has_link = |s: &Scene| s.items.iter().any(|i| i.key.starts_with("link"));
+    for (w, h) in SIZES {
+        let (f, s) = at("redlock-majority", 63, w, h);
+        assert_eq!(f.servers.len(), 5);
+        assert!(f.links.is_empty() && !has_link(&s), "redlock {w}x{h}");
+        let (f, s) = at("redis-failover", 3, w, h);
+        assert!(!f.links.is_empty() && has_link(&s), "redis {w}x{h}");
+        let (f, s) = at("zk-leader-crash", 105, w, h);
+        assert_eq!(f.links.len(), 3, "zk: every pair of three servers");
+        assert!(has_link(&s), "zk {w}x{h}");
+    }
+}
+
+#[test]
+fn a_watch_and_its_event_end_on_the_copy_the_clients_server_holds() {
+    let curve_y = |s: &Scene, prefix: &str| {
+        let i = s.items.iter().find(|i| i.key.starts_with(prefix));
+        match i.unwrap_or_else(|| panic!("no {prefix}")).shape {
+            Shape::Curve { y1, .. } => y1,
+            _ => panic!("{prefix} is no curve"),
+        }
+    };
+    for (w, h) in SIZES {
+        for (step, prefix) in [(200, "w1:"), (244, "fired244:1")] {
+            let (f, s) = at("zk-leader-crash", step, w, h);
+            let server = f.clients[1].server;
+            assert_ne!(
+                server, 0,
+                "step {step}: C2 talks to another server than the first"
+            );
+            let (_, y, _, bh) = rect(&s, &format!("srv{server}"));
+            let cy = curve_y(&s, prefix);
+            assert!(
+                (y..=y + bh).contains(&cy),
+                "{w}x{h} step {step}: C2's watch at y {cy}, its server's box {y}..{}",
+                y + bh
+            );
+        }
+    }
+}
+
+#[test]
+fn a_crashed_masters_key_reads_crashed_not_deleted() {
+    let step = step_of("redlock-restart-fsync", "Fault: server redis-3 crashes");
+    for (w, h) in SIZES {
+        let (_, s) = at("redlock-restart-fsync", step, w, h);
+        assert!(s.has_evidence("crashed"), "{w}x{h}");
+        let t = texts(&s);
+        assert!(!t.iter().any(|x| x == "deleted"), "{w}x{h}: {t:?}");
+        assert!(t.iter().any(|x| x.starts_with("crashed")), "{w}x{h}: {t:?}");
+    }
+}
+
+#[test]
+fn one_write_with_token_zero_is_no_fencing_warning() {
+    for (w, h) in SIZES {
+        let (f, s) = at("zk-leader-crash", 244, w, h);
+        assert_eq!(f.resource.writes.len(), 1, "C1's one write, token 0");
+        let t = texts(&s);
+        assert!(
+            !t.iter().any(|x| x.contains("nothing to compare")),
+            "{w}x{h}"
+        );
+        assert!(
+            t.iter().any(|x| x.contains("one write so far")),
+            "{w}x{h}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn wires_from_beyond_a_box_meet_it_apart() {
+    for (w, h) in SIZES {
+        let (f, s) = at("zk-minority", 244, w, h);
+        assert_eq!(f.clients[0].server, f.clients[1].server, "both on zk-2");
+        let (ya, yb) = (wire_end(&s, 0).1, wire_end(&s, 1).1);
+        // A label's height apart where the box is tall enough (not in the embed's short box).
+        let apart = if w >= 1440 { 12.0 } else { 4.0 };
+        assert!(
+            yb - ya >= apart,
+            "{w}x{h}: C1's wire ends at {ya}, C2's at {yb}: the lower lane ends lower"
+        );
+    }
+}
+
+#[test]
+fn every_copy_of_a_reentrant_holders_node_reads_the_same() {
+    let (f, s) = at("zk-leader-crash", 105, 1440, 900);
+    let copies = f
+        .tree
+        .iter()
+        .filter(|r| r.owner == Some(0) && r.id.ends_with("-lock-0000000000"))
+        .count();
+    assert!(copies >= 2, "C1's node on several servers");
+    let chips = texts(&s).iter().filter(|t| *t == "C1 ×1").count();
+    assert_eq!(chips, copies, "each copy carries C1's count");
+}
+
+#[test]
+fn message_labels_of_clients_that_meet_one_box_do_not_overlap() {
+    use lockstep::view::geometry::Type;
+    for (id, step) in [
+        ("redlock-restart-fsync", 56),
+        ("zk-minority", 244),
+        ("redlock-majority", 63),
+        ("zk-leader-crash", 127),
+    ] {
+        for (w, h) in SIZES {
+            let (_, s) = at(id, step, w, h);
+            let boxes: Vec<(f32, f32, f32, String)> = (s.items.iter())
+                .filter(|i| i.class == "ls-msg__op" && !i.transient)
+                .filter_map(|i| match &i.shape {
+                    Shape::Text(t) => {
+                        let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
+                        let half = Type::width(&text, t.size, true) / 2.0;
+                        Some((t.x - half, t.x + half, t.y, text))
+                    }
+                    _ => None,
+                })
+                .collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    let overlap = a.0 < b.1 && b.0 < a.1 && (a.2 - b.2).abs() < 10.0;
+                    assert!(!overlap, "{id}@{step} {w}x{h}: {a:?} and {b:?}");
+                }
+            }
+        }
+    }
+}

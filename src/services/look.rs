@@ -22,6 +22,9 @@ pub struct Look {
     /// Its entries are znodes, with watches and kinds (the legend explains watches, their
     /// events, ephemeral and sequential nodes only for such a service).
     pub znodes: bool,
+    /// Its servers talk to each other (an ensemble's quorum, a primary's replication stream), so
+    /// the stage draws the links between them; Redlock's masters are independent and get none.
+    pub peers: bool,
 }
 
 /// What a build without the service's model knows of it: its name.
@@ -34,4 +37,5 @@ pub const ELSEWHERE: Look = Look {
     lane: "",
     lean: false,
     znodes: false,
+    peers: false,
 };

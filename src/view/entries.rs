@@ -37,6 +37,8 @@ pub struct Ghost {
     pub expired: bool,
     /// Gone in a failover: the new primary never had it (a write the replica never got).
     pub lost: bool,
+    /// Gone with its server's memory in a crash (its disk may still hold it).
+    pub crashed: bool,
     /// Not a ghost: a node that does not exist and is watched.
     pub phantom: bool,
     /// A watched missing node that existed before: the step that deleted it (the deletion a
@@ -168,6 +170,7 @@ pub fn ghosts(
     step: u64,
     expired_at: &dyn Fn(u64) -> bool,
     lost_at: &dyn Fn(u64) -> bool,
+    crashed_at: &dyn Fn(u64) -> bool,
 ) -> Vec<Ghost> {
     let gone = |l: &Life| l.phantom || l.died.is_some_and(|d| step >= d);
     plan.shown(step)
@@ -180,6 +183,7 @@ pub fn ghosts(
             age: l.died.map_or(0, |d| step.saturating_sub(d)),
             expired: !l.phantom && l.died.is_some_and(expired_at),
             lost: !l.phantom && l.died.is_some_and(lost_at),
+            crashed: !l.phantom && l.died.is_some_and(crashed_at),
             phantom: l.phantom,
             missed: l
                 .phantom

@@ -136,6 +136,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         past.get(d.saturating_sub(1) as usize)
             .is_some_and(|r| is_failover(r.narration.key))
     };
+    let crashed_at = |d: u64| died_by(d, &[Key::ServerCrash]);
     let used = sim.scenario().resource_io;
     let servers = servers::servers(w, lang);
     Frame {
@@ -159,7 +160,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
                 .collect()
         },
         tree: entries::rows(w, plan, step, &created),
-        ghosts: entries::ghosts(plan, step, &expired_at, &lost_at),
+        ghosts: entries::ghosts(plan, step, &expired_at, &lost_at, &crashed_at),
         headers: plan.headers().map(|(r, p)| (r, p.to_string())).collect(),
         rows: plan.rows,
         watches: watches(w),

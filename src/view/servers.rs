@@ -95,12 +95,12 @@ fn replica_note(r: Option<ReplicaState>, zh: bool) -> Option<String> {
     })
 }
 
-/// Every pair of servers of a multi-server service, cut when the network loses what one sends
-/// the other.
+/// Every pair of servers of a multi-server service whose servers talk to each other, cut when
+/// the network loses what one sends the other (Redlock's independent masters have none).
 pub fn links(w: &World, servers: &[ServerView]) -> Vec<Link> {
     let mut out = Vec::new();
-    if !crate::FULL {
-        return out; // one server in the lean bundle
+    if !crate::FULL || !w.service.kind().look().peers {
+        return out; // one server in the lean bundle, masters that never talk in Redlock
     }
     for (i, a) in servers.iter().enumerate() {
         for b in &servers[i + 1..] {

@@ -293,3 +293,18 @@ test('an embed caption with two key frames on one step is read whole, from its f
   assert.ok(!fit.clamped, `no line of it is cut: ${fit.text}`);
   assert.doesNotMatch(fit.text, /。 /, 'no space after a Chinese full stop');
 }));
+
+test('a page caption whose key frame takes two lines keeps the step\'s own line whole below it', () => withPage('caption-page', 'preset=redlock-majority&at=63', async (page) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.locator('#ls-caption .ls-caption__key').waitFor();
+  await page.waitForTimeout(300);
+  const fit = await page.evaluate(() => {
+    const box = document.querySelector('#ls-caption').getBoundingClientRect();
+    const key = document.querySelector('#ls-caption .ls-caption__key');
+    const now = document.querySelector('#ls-caption .ls-caption__now');
+    const lines = Math.round(key.getBoundingClientRect().height / parseFloat(getComputedStyle(key).lineHeight));
+    return { lines, below: box.bottom - now.getBoundingClientRect().bottom, text: now.textContent };
+  });
+  assert.equal(fit.lines, 2, 'this key caption takes two lines at 1440x900');
+  assert.ok(fit.below >= 0, `the step's line ends inside the caption box: ${JSON.stringify(fit)}`);
+}));

@@ -2,7 +2,10 @@
 // the ceiling and the goal still ahead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { BUDGETS, sizes } from './sizes.mjs';
+import { DIST } from './harness.mjs';
 
 for (const [page, b] of Object.entries(BUDGETS)) {
   test(`${b.label} stays under its ceiling`, () => {
@@ -10,5 +13,17 @@ for (const [page, b] of Object.entries(BUDGETS)) {
     assert.ok(s.gz <= b.ceiling,
       `${b.label}: ${s.gz} B gzip is over its ceiling of ${b.ceiling} B by ${s.gz - b.ceiling} B (goal ${b.goal} B; files ${s.files.join(', ')})`);
     console.log(`${b.label}: ${s.gz} B gzip, ceiling ${b.ceiling} B, goal ${b.goal} B (${s.gz - b.goal} B to go)`);
+  });
+}
+
+// A panic message that formats a float keeps `<f32 as Debug>` and the shortest-float algorithms
+// (14.6 KB of code) for that message alone: `f32::clamp` with bounds the compiler cannot prove
+// ordered is one. `view::geometry::within` is the clamp that never panics.
+for (const [page, b] of Object.entries(BUDGETS)) {
+  test(`${b.label} carries no float-formatting panic message`, () => {
+    const wasm = sizes(page).files.find((f) => f.endsWith('.wasm'));
+    const text = fs.readFileSync(path.join(DIST, wasm), 'latin1');
+    assert.ok(!text.includes('either was NaN'),
+      `${wasm} has f32::clamp's panic message ("min > max, or either was NaN. min = {:?}…"): use view::geometry::within`);
   });
 }

@@ -26,6 +26,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lane: "etcd",
     lean: false,
     znodes: false,
+    peers: false,
 };
 use store::Store;
 use types::{Event, Op, Req, Resp, WatchMsg};

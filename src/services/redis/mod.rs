@@ -39,6 +39,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lane: "Redis",
     lean: false,
     znodes: false,
+    peers: true,
 };
 
 /// A connection's transaction state.

@@ -24,9 +24,11 @@ pub type Server = Redlock;
 pub type Entry = KeyRow;
 pub type Call = Up;
 
-/// How the view presents Redlock: each master's keys with their PTTL on its own clock.
+/// How the view presents Redlock: each master's keys with their PTTL on its own clock, and no
+/// links between the masters (they never talk to each other).
 pub const LOOK: super::look::Look = super::look::Look {
     product: "Redlock · Redis 7",
+    peers: false,
     ..super::redis::LOOK
 };
 

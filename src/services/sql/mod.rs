@@ -26,6 +26,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lane: "SQL",
     lean: false,
     znodes: false,
+    peers: false,
 };
 
 /// An open explicit transaction.

@@ -33,6 +33,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lane: "ZK",
     lean: true,
     znodes: true,
+    peers: true,
 };
 
 pub fn service(cfg: &ServiceConfig) -> Server {

@@ -369,3 +369,10 @@ impl Geometry {
 
 #[cfg(test)]
 mod tests;
+
+/// `v` kept within `lo..=hi`; `lo` wins if the bounds cross. Unlike `f32::clamp` it never
+/// panics, so the wasm carries no panic message that formats floats (`<f32 as Debug>` and the
+/// shortest-float algorithms: 14.6 KB of code, kept for that one message; issue 22).
+pub fn within(v: f32, lo: f32, hi: f32) -> f32 {
+    v.min(hi).max(lo)
+}

@@ -37,3 +37,16 @@ fn lanes_fit_the_stage_and_wires_run_between_the_columns() {
         assert!(g.ledger_lines() >= 1, "{w}x{h}");
     }
 }
+
+#[test]
+fn within_keeps_a_value_in_its_bounds_and_never_panics_when_they_cross() {
+    assert_eq!(within(5.0, 0.0, 10.0), 5.0);
+    assert_eq!(within(-1.0, 0.0, 10.0), 0.0);
+    assert_eq!(within(11.0, 0.0, 10.0), 10.0);
+    assert_eq!(
+        within(5.0, 8.0, 4.0),
+        8.0,
+        "crossed bounds: the low one wins"
+    );
+    assert_eq!(within(f32::NAN, 0.0, 10.0), 10.0, "NaN is no panic either");
+}

@@ -28,9 +28,13 @@ impl Builder<'_> {
             list.push((key, word, fill, ink, evidence))
         };
         if let Some(o) = r.owner {
-            // A reentrant holder's count on its own node (×1, ×2: what its release undoes).
+            // A reentrant holder's count on its own node (×1, ×2: what its release undoes), on
+            // every server's copy of it.
             let count = self.f.clients.get(o).filter(|c| {
-                c.counts && c.believes && c.hold_count > 0 && c.node.as_deref() == Some(&r.id)
+                c.counts
+                    && c.believes
+                    && c.hold_count > 0
+                    && c.node.as_deref() == Some(crate::services::server_of_id(&r.id).1)
             });
             let word = match count {
                 Some(c) => format!("C{} ×{}", o + 1, c.hold_count),

@@ -64,6 +64,8 @@ impl Builder<'_> {
             (VIOLATION, "expired")
         } else if gh.lost {
             (VIOLATION, "failover-lost")
+        } else if gh.crashed {
+            (NOBODY, "crashed")
         } else {
             (NOBODY, "deleted")
         };
@@ -118,6 +120,14 @@ impl Builder<'_> {
             (true, _, _) => self.say("no such node · watched", "节点不存在 · 被监视"),
             (_, true, _) => self.say("expired", "已过期"),
             (_, _, true) => self.say("lost in the failover", "故障转移中丢失"),
+            // Not a DEL: the server's memory went with it (an AOF may still hold the key).
+            _ if gh.crashed => {
+                let forms = [
+                    self.say("crashed: not in memory", "崩溃：内存中已无"),
+                    self.say("crashed", "已崩溃"),
+                ];
+                super::fit_forms(&forms, g.ty.small, w * 0.62).unwrap_or_default()
+            }
             _ => self.say("deleted", "已删除"),
         };
         let cy = y + h / 2.0;

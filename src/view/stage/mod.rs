@@ -8,6 +8,7 @@
 mod badges;
 mod cards;
 mod chips;
+mod dots;
 mod fit;
 mod ghosts;
 mod lost;

@@ -84,6 +84,15 @@ impl Builder<'_> {
                 self.say("fencing on · no token seen yet", "启用防护 · 尚未见过令牌"),
                 MUTED,
             ),
+            // One write compares with nothing yet: a ZooKeeper lock's first token is its
+            // node's sequence number, 0, and is no sign of a lock without tokens.
+            (true, 0) if res.writes.len() == 1 => (
+                self.say(
+                    "fencing on · one write so far, token 0",
+                    "启用防护 · 目前只有一次写入，令牌为 0",
+                ),
+                MUTED,
+            ),
             (true, 0) if res.writes.iter().all(|w| w.token == 0) => (
                 self.say(
                     "fencing on, but every token is 0: nothing to compare",

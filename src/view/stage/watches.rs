@@ -3,6 +3,7 @@
 //! solid, and during the step that fires them a pulse runs from the entry to each watcher.
 
 use super::Builder;
+use crate::services::{on_server, server_of_id};
 use crate::view::palette::{self, VIOLATION};
 use crate::view::plan::GHOST_STEPS;
 use crate::view::scene::{Enter, Item, Shape};
@@ -30,10 +31,20 @@ impl Builder<'_> {
             .map(|(row, depth)| (self.g.row(row), depth))
     }
 
+    /// The y of `path`'s copy on the server `client` talks to, which sent it the watch event
+    /// (an ensemble keeps a copy per server, and a change's record names one copy), else of
+    /// `path` itself.
+    fn event_y(&self, client: usize, path: &str) -> Option<f32> {
+        let s = self.f.clients.get(client).map_or(0, |r| r.server);
+        let own = self.row_y(&on_server(s, server_of_id(path).1));
+        own.or_else(|| self.row_y(path)).map(|(y, _)| y)
+    }
+
     pub fn watches(&mut self) {
         let f = self.f;
         let recent = f.firing.as_ref().filter(|x| f.step < x.step + GHOST_STEPS);
         for w in &f.watches {
+            // A watch's path names the copy it is registered on.
             let Some((ry, _)) = self.row_y(&w.path) else {
                 continue;
             };
@@ -64,8 +75,8 @@ impl Builder<'_> {
             );
         }
         if let Some(x) = recent {
-            if let Some((ry, _)) = self.row_y(&x.path) {
-                for c in &x.watchers {
+            for c in &x.watchers {
+                if let Some(ry) = self.event_y(*c, &x.path) {
                     let curve = self.curve(*c, ry);
                     self.push(
                         Item::new(
@@ -105,7 +116,7 @@ impl Builder<'_> {
     fn pulses(&mut self) {
         let f = self.f;
         for (i, (c, path)) in f.fired_now.iter().enumerate() {
-            let Some((ry, _)) = self.row_y(path) else {
+            let Some(ry) = self.event_y(*c, path) else {
                 continue;
             };
             let (_, (x1, y)) = self.g.wire(*c);
