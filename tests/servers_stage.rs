@@ -7,7 +7,7 @@ use lockstep::services::{Role, ServerId};
 use lockstep::sim::{presets, Lang, Simulation};
 use lockstep::view::frame::{self, Frame};
 use lockstep::view::plan::Plan;
-use lockstep::view::scene::{Scene, Shape};
+use lockstep::view::scene::{Anchor, Scene, Shape};
 use lockstep::view::stage::{scene, Opts};
 
 const SIZES: [(u32, u32); 2] = [(1440, 900), (800, 500)];
@@ -268,6 +268,34 @@ fn message_labels_of_clients_that_meet_one_box_do_not_overlap() {
                     _ => None,
                 })
                 .collect();
+            // No label is covered by a message's dot (one on the box's edge hid a label's
+            // last letters).
+            let dots: Vec<(f32, f32, f32, f32)> = (s.items.iter())
+                .filter(|d| d.class.starts_with("ls-msg ") || d.class == "ls-msg")
+                .filter_map(|d| match &d.shape {
+                    Shape::Poly(p) => Some(p.iter().fold(
+                        (f32::MAX, f32::MIN, f32::MAX, f32::MIN),
+                        |(a, b, c, d), (x, y)| (a.min(*x), b.max(*x), c.min(*y), d.max(*y)),
+                    )),
+                    Shape::Circle { cx, cy, r } => Some((cx - r, cx + r, cy - r, cy + r)),
+                    _ => None,
+                })
+                .collect();
+            for i in s.items.iter().filter(|i| i.class == "ls-msg__op") {
+                let Shape::Text(t) = &i.shape else { continue };
+                let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
+                let wide = Type::width(&text, t.size, true);
+                let left = match t.anchor {
+                    Anchor::Start => t.x,
+                    Anchor::Middle => t.x - wide / 2.0,
+                    Anchor::End => t.x - wide,
+                };
+                let top = t.y - t.size as f32 * 0.75;
+                for (x0, x1, y0, y1) in &dots {
+                    let covers = left < *x1 && left + wide > *x0 && top < *y1 && t.y > *y0;
+                    assert!(!covers, "{id}@{step} {w}x{h}: a dot covers “{text}”");
+                }
+            }
             for (i, a) in boxes.iter().enumerate() {
                 for b in &boxes[i + 1..] {
                     let overlap = a.0 < b.1 && b.0 < a.1 && (a.2 - b.2).abs() < 10.0;

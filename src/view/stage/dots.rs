@@ -179,9 +179,11 @@ impl Builder<'_> {
             if 2.0 * half + 4.0 > self.g.service.x - self.g.clients.right() {
                 return;
             }
+            // It ends before the dot that sits on the box's edge (a watch event's diamond is
+            // 1.35 r wide each side), so its last letter stays readable.
             let (lo, hi) = (
                 self.g.clients.right() + half + 2.0,
-                self.g.service.x - half - 2.0,
+                self.g.service.x - half - r * 1.35 - 2.0,
             );
             let tx = within(x, lo, hi);
             let ty = if up {
