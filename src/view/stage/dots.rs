@@ -43,7 +43,6 @@ impl Builder<'_> {
     /// server box nearby), or nowhere.
     fn label_places(&self, msgs: &[&MessageDot]) -> Vec<Option<bool>> {
         let small = self.g.ty.small as f32;
-        let r = (self.g.lane_h * 0.1).clamp(3.0, 6.5);
         // Each label placed so far: its left and right ends and its baseline.
         let mut taken: Vec<(f32, f32, f32)> = Vec::new();
         let mut on_paths: Vec<(f32, f32)> = Vec::new();
@@ -63,10 +62,7 @@ impl Builder<'_> {
                     return None;
                 }
                 let half = Type::width(&plain(&m.op, self.zh()), self.g.ty.small, true) / 2.0 + 4.0;
-                let baseline = |above: bool| match above {
-                    true => y - r - 4.0,
-                    false => y + r + small + 2.0,
-                };
+                let baseline = |above: bool| self.label_baseline(y, above);
                 let free = |above: bool| {
                     let ty = baseline(above);
                     !taken
@@ -80,6 +76,19 @@ impl Builder<'_> {
             .collect()
     }
 
+    /// A message dot's radius on this stage.
+    fn dot_r(&self) -> f32 {
+        (self.g.lane_h * 0.1).clamp(3.0, 6.5)
+    }
+
+    /// The baseline of a label above or below a dot at height `y`.
+    fn label_baseline(&self, y: f32, above: bool) -> f32 {
+        match above {
+            true => y - self.dot_r() - 4.0,
+            false => y + self.dot_r() + self.g.ty.small as f32 + 2.0,
+        }
+    }
+
     pub(super) fn dot(&mut self, m: &MessageDot, transient: bool, above: Option<bool>) {
         let Some((x, y)) = self.dot_at(m) else { return };
         let c = m.client.unwrap_or(0);
@@ -87,7 +96,7 @@ impl Builder<'_> {
             Some(_) => "#5b6475",
             None => palette::client_colour(c),
         };
-        let r = (self.g.lane_h * 0.1).clamp(3.0, 6.5);
+        let r = self.dot_r();
         let k = format!("m{}", m.id);
         let event = m.event;
         let shape = if event {
@@ -186,11 +195,7 @@ impl Builder<'_> {
                 self.g.service.x - half - r * 1.35 - 2.0,
             );
             let tx = within(x, lo, hi);
-            let ty = if up {
-                y - r - 4.0
-            } else {
-                y + r + self.g.ty.small as f32 + 2.0
-            };
+            let ty = self.label_baseline(y, up);
             let t = self.text(
                 format!("{k}:t"),
                 tx,

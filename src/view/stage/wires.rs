@@ -48,17 +48,20 @@ impl Builder<'_> {
         if (lo..=hi).contains(&y) {
             return y;
         }
-        let lane_y = |o: usize| self.g.wire(o).0 .1;
-        let beyond: Vec<f32> = (self.f.clients.iter())
-            .filter(|r| r.server == s || (r.fans_out && self.several()))
-            .map(|r| lane_y(r.id))
-            .filter(|oy| !(lo..=hi).contains(oy))
-            .collect();
-        let step = (self.g.ty.small as f32 * 1.6).min((hi - lo) / beyond.len().max(1) as f32);
+        // Wires to this box from beyond its reach, and those of them nearer its end than `y`.
+        let (mut beyond, mut nearer) = (0, 0);
+        let to_here =
+            |r: &&crate::view::lanes::ClientRow| r.server == s || (r.fans_out && self.several());
+        for r in self.f.clients.iter().filter(to_here) {
+            let oy = self.g.wire(r.id).0 .1;
+            beyond += usize::from(!(lo..=hi).contains(&oy));
+            nearer += usize::from(if y < lo { oy < y } else { oy > y });
+        }
+        let step = (self.g.ty.small as f32 * 1.6).min((hi - lo) / beyond.max(1) as f32);
+        // A lane below another ends below it: the wires do not cross.
         let end = match y < lo {
-            // A lane below another ends below it: the wires do not cross.
-            true => lo + step * beyond.iter().filter(|oy| **oy < lo && **oy < y).count() as f32,
-            false => hi - step * beyond.iter().filter(|oy| **oy > hi && **oy > y).count() as f32,
+            true => lo + step * nearer as f32,
+            false => hi - step * nearer as f32,
         };
         within(end, lo, hi)
     }
