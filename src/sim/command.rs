@@ -8,8 +8,9 @@ use super::scenario::MAX_TICKS;
 use super::types::{ClientId, Tick};
 use crate::services::ServerId;
 
-/// A fault or user command, applicable at any step to any client.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A fault or user command, applicable at any step to any client. Read from JSON by
+/// `command_de.rs`, which a new variant must join.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Command {
     /// The process dies; its session expires after the timeout.

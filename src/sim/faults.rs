@@ -1,8 +1,9 @@
 //! Faults and user commands, applied as one step each: crash, graceful close, server-side
 //! expiry, partition/heal, process pause, a lost reply, latency, and acquire/release requests.
 
-use super::client::Proc;
+use super::client::{Client, Outgoing, Proc};
 use super::network::Latency;
+use super::rng::SimRng;
 use super::scenario::Command;
 use std::collections::BTreeSet;
 
@@ -11,6 +12,9 @@ use super::world::World;
 use crate::narrate::{Key, Narration};
 use crate::services::Out;
 use crate::services::ServerId;
+
+/// One of the application's commands on [`Client`].
+type Ask = fn(&mut Client, Tick, &mut SimRng) -> Vec<Outgoing>;
 
 impl World {
     /// Tells the network which servers are down, as the service says; a server going down
@@ -45,7 +49,7 @@ impl World {
             return Narration::new(Key::ServiceTick, None);
         }
         let ci = c.unwrap_or(0);
-        let (now, rng) = (self.now, &mut self.rng);
+        let now = self.now;
         match cmd {
             Command::Crash { .. } => {
                 self.mark_crashed(ci);
@@ -105,50 +109,27 @@ impl World {
                 };
                 Narration::new(Key::CmdLatency, None).a(format!("{min}–{max}"))
             }
-            Command::Acquire { .. } => {
-                let out = if self.clients[ci].alive() {
-                    self.clients[ci].command_acquire(now, rng)
-                } else {
-                    Vec::new()
-                };
-                self.client_sends(ci, out);
-                Narration::new(Key::CmdAcquire, c).phase(self.clients[ci].recipe.phase())
-            }
-            Command::Extend { .. } => {
-                let out = if self.clients[ci].alive() {
-                    self.clients[ci].command_extend(now, rng)
-                } else {
-                    Vec::new()
-                };
-                self.client_sends(ci, out);
-                Narration::new(Key::CmdExtend, c).phase(self.clients[ci].recipe.phase())
-            }
-            Command::Cancel { .. } => {
-                let out = if self.clients[ci].alive() {
-                    self.clients[ci].command_cancel(now, rng)
-                } else {
-                    Vec::new()
-                };
-                self.client_sends(ci, out);
-                Narration::new(Key::CmdCancel, c).phase(self.clients[ci].recipe.phase())
-            }
+            Command::Acquire { .. } => self.ask(ci, Key::CmdAcquire, Client::command_acquire),
+            Command::Extend { .. } => self.ask(ci, Key::CmdExtend, Client::command_extend),
+            Command::Cancel { .. } => self.ask(ci, Key::CmdCancel, Client::command_cancel),
             Command::Read { sync, .. } => self.read(ci, *sync),
             Command::PauseLinks { server, ticks } => self.pause_links(*server, *ticks),
-            Command::Release { .. } => {
-                let out = if self.clients[ci].alive() {
-                    self.clients[ci].command_release(now, rng)
-                } else {
-                    Vec::new()
-                };
-                self.client_sends(ci, out);
-                let key = if self.clients[ci].refused_now {
-                    Key::ReleaseRefused
-                } else {
-                    Key::CmdRelease
-                };
-                Narration::new(key, c).phase(self.clients[ci].recipe.phase())
-            }
+            Command::Release { .. } => self.ask(ci, Key::CmdRelease, Client::command_release),
         }
+    }
+
+    /// A user's or script's request to client `ci`'s application (acquire, release, extend,
+    /// cancel); a crashed client's application does nothing.
+    fn ask(&mut self, ci: ClientId, key: Key, f: Ask) -> Narration {
+        let client = &mut self.clients[ci];
+        let out = match client.alive() {
+            true => f(client, self.now, &mut self.rng),
+            false => Vec::new(),
+        };
+        self.client_sends(ci, out);
+        let refused = key == Key::CmdRelease && self.clients[ci].refused_now;
+        let key = if refused { Key::ReleaseRefused } else { key };
+        Narration::new(key, Some(ci)).phase(self.clients[ci].recipe.phase())
     }
 
     /// The service ends the client's session now (ZooKeeper expires it, etcd revokes its

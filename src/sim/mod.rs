@@ -8,6 +8,7 @@ mod captions_full;
 pub mod client;
 pub mod codec;
 mod command;
+mod command_de;
 mod detect;
 pub mod detect_reads;
 mod detect_votes;
