@@ -305,3 +305,32 @@ fn message_labels_of_clients_that_meet_one_box_do_not_overlap() {
         }
     }
 }
+
+#[test]
+fn a_redlock_client_unlocking_after_too_few_votes_is_captioned_releasing() {
+    let ids = [
+        "redlock-majority",
+        "redlock-master-down",
+        "redlock-gc-pause",
+    ];
+    let mut seen = 0;
+    for id in ids {
+        let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
+        sim.seek_computing_with(2000, |w, r| {
+            let n = &r.narration;
+            let Some(c) = n.client.filter(|_| n.phase.is_some()) else {
+                return;
+            };
+            let unwinding = w.clients[c].recipe.tally().is_some_and(|t| t.unwinding);
+            let text = n.text(Lang::En);
+            if unwinding {
+                seen += 1;
+                assert!(text.ends_with("Now: releasing"), "{id}: {text}");
+            }
+        });
+    }
+    assert!(
+        seen > 0,
+        "no Redlock client unwound a failed attempt in {ids:?}"
+    );
+}

@@ -196,6 +196,16 @@ macro_rules! recipes {
                 self.phase_ref().clone()
             }
 
+            /// The phase a caption names: a Redlock client that unlocks every master after too
+            /// few votes still counts as asking for the lock, but what it does now is release
+            /// (its lane reads "too few; unlocking").
+            pub fn shown_phase(&self) -> Phase {
+                match (self.phase_ref(), self.tally()) {
+                    (Phase::Requesting, Some(t)) if t.unwinding => Phase::Releasing,
+                    (p, _) => p.clone(),
+                }
+            }
+
             /// The phase, not copied (monitors ask every client at every step).
             pub fn phase_ref(&self) -> &Phase {
                 match self { $( $( #[$attr] Recipe::$v(r) => &r.phase, )* )* }

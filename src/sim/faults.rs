@@ -129,7 +129,7 @@ impl World {
         self.client_sends(ci, out);
         let refused = key == Key::CmdRelease && self.clients[ci].refused_now;
         let key = if refused { Key::ReleaseRefused } else { key };
-        Narration::new(key, Some(ci)).phase(self.clients[ci].recipe.phase())
+        Narration::new(key, Some(ci)).phase(self.clients[ci].recipe.shown_phase())
     }
 
     /// The service ends the client's session now (ZooKeeper expires it, etcd revokes its
@@ -210,7 +210,7 @@ impl World {
         let out = self.clients[ci].command_read(self.now, sync, &mut self.rng);
         self.client_sends(ci, out);
         let key = if sync { Key::CmdSyncRead } else { Key::CmdRead };
-        Narration::new(key, c).phase(self.clients[ci].recipe.phase())
+        Narration::new(key, c).phase(self.clients[ci].recipe.shown_phase())
     }
 
     /// Server `s`'s links to the other servers carry nothing for `ticks`: messages on them

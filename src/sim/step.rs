@@ -264,7 +264,7 @@ impl World {
             releasing && self.clients[c].recipe.phase() != crate::recipes::Phase::Releasing,
         );
         self.client_sends(c, out);
-        n.phase(self.clients[c].recipe.phase())
+        n.phase(self.clients[c].recipe.shown_phase())
     }
 
     /// The service's own clock (session and lease expiry, replication).

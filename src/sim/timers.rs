@@ -21,7 +21,7 @@ impl World {
         if !to.is_empty() {
             // A library with a connection per server names the one it dials again.
             let n = Narration::new(Key::RedlockReconnect, Some(c)).a(to.join(", "));
-            return n.phase(self.clients[c].recipe.phase());
+            return n.phase(self.clients[c].recipe.shown_phase());
         }
         let key = match t {
             Timer::Start => Key::TimerStart,
@@ -38,7 +38,7 @@ impl World {
             Timer::KeepAlive => Key::TimerKeepAlive,
             Timer::Resend => Key::TimerResend,
         };
-        Narration::new(key, Some(c)).phase(self.clients[c].recipe.phase())
+        Narration::new(key, Some(c)).phase(self.clients[c].recipe.shown_phase())
     }
 
     /// The servers a fanning-out library addresses in `out`, by name.
