@@ -32,9 +32,11 @@ import { DIST } from './harness.mjs';
 // Then stage truth fixes (a crashed server's keys read "crashed", one zero token is no warning,
 // wires fan out to a box and labels of different wires avoid each other, no links between
 // Redlock's masters): lean 459,608 B, full 728,764 B.
+// Lowered by commands read by hand (`sim/command_de.rs`: serde's derive wrote three visitors per
+// variant, 21.7 KB of code): lean 459,608 → 456,717 B, full 728,764 → 725,837 B.
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 460_000, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 729_000, goal: 520_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 457_200, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 726_300, goal: 520_000 },
 };
 
 export function sizes(page) {
