@@ -334,3 +334,36 @@ fn a_redlock_client_unlocking_after_too_few_votes_is_captioned_releasing() {
         "no Redlock client unwound a failed attempt in {ids:?}"
     );
 }
+
+/// The links between servers: (x, top, bottom, cut).
+fn links(s: &Scene) -> Vec<(f32, f32, f32, bool)> {
+    let cut = |i: &lockstep::view::scene::Item| i.data.iter().any(|(_, v)| v == "link-cut");
+    s.items
+        .iter()
+        .filter(|i| i.class == "ls-link")
+        .filter_map(|i| match i.shape {
+            Shape::Line { x1, y1, y2, .. } => Some((x1, y1.min(y2), y1.max(y2), cut(i))),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_cut_link_never_lies_over_a_healthy_one() {
+    let split = step_of("zk-minority", "Fault: the network splits");
+    for (w, h) in SIZES {
+        let (_, s) = at("zk-minority", split + 2, w, h);
+        let all = links(&s);
+        assert_eq!(all.iter().filter(|l| l.3).count(), 2, "{w}x{h}: {all:?}");
+        assert_eq!(all.iter().filter(|l| !l.3).count(), 1, "{w}x{h}: {all:?}");
+        for a in all.iter().filter(|l| l.3) {
+            for b in all.iter().filter(|l| !l.3) {
+                let apart = (a.0 - b.0).abs() >= 3.0 || a.2 <= b.1 + 0.5 || b.2 <= a.1 + 0.5;
+                assert!(apart, "{w}x{h}: cut {a:?} lies over healthy {b:?}");
+            }
+        }
+        let (x, _, bw, _) = rect(&s, "srv1");
+        let right = x + bw;
+        assert!(all.iter().all(|l| l.0 < right - 2.0), "{w}x{h}: {all:?}");
+    }
+}

@@ -132,13 +132,26 @@ impl Builder<'_> {
         (self.g.service.right() - PEER_LANE / 2.0, y)
     }
 
+    /// The x of the link between servers `a` and `b` (and of the messages on it): a link
+    /// between neighbours on the lane's line, one that passes other servers' boxes a step to
+    /// the right per box it passes, so that a cut link never lies over a healthy one (zk-1's
+    /// cut link to zk-3 ran over the healthy zk-2–zk-3 link).
+    pub(crate) fn link_x(&self, a: ServerId, b: ServerId) -> f32 {
+        let order = |s| self.f.servers.iter().position(|v| v.id == s).unwrap_or(0);
+        let passes = order(a).abs_diff(order(b)).saturating_sub(1);
+        let most = self.f.servers.len().saturating_sub(2).max(1);
+        let step = ((PEER_LANE / 2.0 - 3.0) / most as f32).min(5.0);
+        self.peer_end(a).0 + step * passes as f32
+    }
+
     /// The link between each pair of servers, cut in red while the network separates them; the
     /// first cut is named once, on a halo where the first server's box ends (the links share
     /// one lane, so their midpoints fall on other servers' rows).
     fn peer_links(&mut self) {
         let (mut named, mut stall_named) = (false, false);
         for l in self.f.links.clone() {
-            let ((x, y1), (_, y2)) = (self.peer_end(l.a), self.peer_end(l.b));
+            let ((_, y1), (_, y2)) = (self.peer_end(l.a), self.peer_end(l.b));
+            let x = self.link_x(l.a, l.b);
             let mut line = Item::new(
                 format!("link{}-{}", l.a, l.b),
                 Shape::Line {
@@ -225,8 +238,8 @@ impl Builder<'_> {
 
     /// Where a message between two servers is, `p` of the way.
     pub(crate) fn on_peer_link(&self, from: ServerId, to: ServerId, p: f32) -> (f32, f32) {
-        let ((x, y1), (_, y2)) = (self.peer_end(from), self.peer_end(to));
-        (x, y1 + (y2 - y1) * p.clamp(0.0, 1.0))
+        let ((_, y1), (_, y2)) = (self.peer_end(from), self.peer_end(to));
+        (self.link_x(from, to), y1 + (y2 - y1) * p.clamp(0.0, 1.0))
     }
 
     /// The first server's title line (the service column's title when there are several).
