@@ -367,3 +367,40 @@ fn a_cut_link_never_lies_over_a_healthy_one() {
         assert!(all.iter().all(|l| l.0 < right - 2.0), "{w}x{h}: {all:?}");
     }
 }
+
+#[test]
+fn every_redlock_masters_lock_row_names_its_owner_and_ttl_in_an_embed_too() {
+    // The stage's own size in the page at 1440×900 and in an 800×500 embed.
+    for (w, h) in [(1046, 733), (791, 392)] {
+        let (_, s) = at("redlock-majority", 63, w, h);
+        let chip = |word: &str| {
+            let starts = |t: &lockstep::view::scene::Text| t.parts[0].0.starts_with(word);
+            s.items
+                .iter()
+                .filter(|i| i.class == "ls-chip__t")
+                .filter(|i| matches!(&i.shape, Shape::Text(t) if starts(t)))
+                .count()
+        };
+        assert_eq!(chip("C1") + chip("C2"), 5, "{w}x{h}: {:?}", texts(&s));
+        assert_eq!(chip("PTTL"), 5, "{w}x{h}: {:?}", texts(&s));
+        for row in s.items.iter().filter(|i| i.class == "ls-entry") {
+            let Shape::Rect { y, h: rh, .. } = row.shape else {
+                continue;
+            };
+            let inside = |i: &&lockstep::view::scene::Item| {
+                matches!(i.shape, Shape::Rect { y: cy, h: ch, .. }
+                    if i.class == "ls-chip" && cy >= y - 0.5 && cy < y + rh && cy + ch <= y + rh + 0.5)
+            };
+            let within = s
+                .items
+                .iter()
+                .filter(|i| i.class == "ls-chip")
+                .filter(inside)
+                .count();
+            assert!(
+                within >= 2,
+                "{w}x{h}: a row at y {y} has {within} chips inside it"
+            );
+        }
+    }
+}

@@ -10,9 +10,10 @@ use crate::view::entries::EntryRow;
 use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
 
 impl Builder<'_> {
-    /// Chips right-aligned from `right`, most important first; returns where they end.
-    pub(super) fn chips(&mut self, r: &EntryRow, right: f32, cy: f32, most: f32) -> f32 {
-        let size = self.g.ty.small;
+    /// Chips in type `size`, right-aligned from `right` at height `cy`, most important first;
+    /// returns where they end.
+    pub(super) fn chips(&mut self, r: &EntryRow, at: (f32, f32), most: f32, size: u16) -> f32 {
+        let (right, cy) = at;
         let k = format!("e:{}", r.id);
         // A phone's narrow rows give the chips (the lesson's words) all but the sequence number.
         let share = if self.g.w < 500.0 { 1.0 } else { 0.55 };
