@@ -4,72 +4,11 @@
 #![cfg(feature = "services")]
 
 use lockstep::services::{Role, ServerId};
-use lockstep::sim::{presets, Lang, Simulation};
-use lockstep::view::frame::{self, Frame};
-use lockstep::view::plan::Plan;
 use lockstep::view::scene::{Anchor, Scene, Shape};
-use lockstep::view::stage::{scene, Opts};
 
-const SIZES: [(u32, u32); 2] = [(1440, 900), (800, 500)];
-
-fn at(id: &str, step: u64, w: u32, h: u32) -> (Frame, Scene) {
-    let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
-    sim.compute_ahead(2000, 200);
-    let plan = Plan::new(&sim);
-    sim.seek(step);
-    let f = frame::build(&sim, &plan, Lang::En);
-    let s = scene(
-        &f,
-        &Opts {
-            w,
-            h,
-            lang: Lang::En,
-        },
-    );
-    (f, s)
-}
-
-/// The step whose narration starts with `words`.
-fn step_of(id: &str, words: &str) -> u64 {
-    let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
-    sim.compute_ahead(2000, 200);
-    let r = sim
-        .records()
-        .iter()
-        .find(|r| r.narration.text(Lang::En).starts_with(words));
-    r.unwrap_or_else(|| panic!("{id}: no step “{words}…”"))
-        .index
-}
-
-fn rect(s: &Scene, key: &str) -> (f32, f32, f32, f32) {
-    let i = s
-        .items
-        .iter()
-        .find(|i| i.key == key)
-        .unwrap_or_else(|| panic!("no {key}"));
-    match i.shape {
-        Shape::Rect { x, y, w, h, .. } => (x, y, w, h),
-        _ => panic!("{key} is no box"),
-    }
-}
-
-fn wire_end(s: &Scene, c: usize) -> (f32, f32) {
-    let i = s
-        .items
-        .iter()
-        .find(|i| i.key == format!("wire{c}"))
-        .expect("wire");
-    match i.shape {
-        Shape::Line { x2, y2, .. } => (x2, y2),
-        _ => panic!("a wire is a line"),
-    }
-}
-
-fn texts(s: &Scene) -> Vec<String> {
-    s.texts()
-        .map(|t| t.parts.iter().map(|(p, _)| p.as_str()).collect())
-        .collect()
-}
+#[path = "common/stage.rs"]
+mod stage;
+use stage::{at, rect, step_of, texts, wire_end, SIZES};
 
 #[test]
 fn the_split_shows_the_lost_write_the_cut_link_and_the_key_the_replica_lacks() {
@@ -147,21 +86,6 @@ fn a_single_server_keeps_one_box_and_straight_wires() {
 }
 
 #[test]
-fn redlock_masters_that_never_talk_get_no_link_while_replication_and_a_quorum_do() {
-    let has_link = |s: &Scene| s.items.iter().any(|i| i.key.starts_with("link"));
-    for (w, h) in SIZES {
-        let (f, s) = at("redlock-majority", 63, w, h);
-        assert_eq!(f.servers.len(), 5);
-        assert!(f.links.is_empty() && !has_link(&s), "redlock {w}x{h}");
-        let (f, s) = at("redis-failover", 3, w, h);
-        assert!(!f.links.is_empty() && has_link(&s), "redis {w}x{h}");
-        let (f, s) = at("zk-leader-crash", 105, w, h);
-        assert_eq!(f.links.len(), 3, "zk: every pair of three servers");
-        assert!(has_link(&s), "zk {w}x{h}");
-    }
-}
-
-#[test]
 fn a_watch_and_its_event_end_on_the_copy_the_clients_server_holds() {
     let curve_y = |s: &Scene, prefix: &str| {
         let i = s.items.iter().find(|i| i.key.starts_with(prefix));
@@ -186,18 +110,6 @@ fn a_watch_and_its_event_end_on_the_copy_the_clients_server_holds() {
                 y + bh
             );
         }
-    }
-}
-
-#[test]
-fn a_crashed_masters_key_reads_crashed_not_deleted() {
-    let step = step_of("redlock-restart-fsync", "Fault: server redis-3 crashes");
-    for (w, h) in SIZES {
-        let (_, s) = at("redlock-restart-fsync", step, w, h);
-        assert!(s.has_evidence("crashed"), "{w}x{h}");
-        let t = texts(&s);
-        assert!(!t.iter().any(|x| x == "deleted"), "{w}x{h}: {t:?}");
-        assert!(t.iter().any(|x| x.starts_with("crashed")), "{w}x{h}: {t:?}");
     }
 }
 
@@ -306,35 +218,6 @@ fn message_labels_of_clients_that_meet_one_box_do_not_overlap() {
     }
 }
 
-#[test]
-fn a_redlock_client_unlocking_after_too_few_votes_is_captioned_releasing() {
-    let ids = [
-        "redlock-majority",
-        "redlock-master-down",
-        "redlock-gc-pause",
-    ];
-    let mut seen = 0;
-    for id in ids {
-        let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
-        sim.seek_computing_with(2000, |w, r| {
-            let n = &r.narration;
-            let Some(c) = n.client.filter(|_| n.phase.is_some()) else {
-                return;
-            };
-            let unwinding = w.clients[c].recipe.tally().is_some_and(|t| t.unwinding);
-            let text = n.text(Lang::En);
-            if unwinding {
-                seen += 1;
-                assert!(text.ends_with("Now: releasing"), "{id}: {text}");
-            }
-        });
-    }
-    assert!(
-        seen > 0,
-        "no Redlock client unwound a failed attempt in {ids:?}"
-    );
-}
-
 /// The links between servers: (x, top, bottom, cut).
 fn links(s: &Scene) -> Vec<(f32, f32, f32, bool)> {
     let cut = |i: &lockstep::view::scene::Item| i.data.iter().any(|(_, v)| v == "link-cut");
@@ -365,42 +248,5 @@ fn a_cut_link_never_lies_over_a_healthy_one() {
         let (x, _, bw, _) = rect(&s, "srv1");
         let right = x + bw;
         assert!(all.iter().all(|l| l.0 < right - 2.0), "{w}x{h}: {all:?}");
-    }
-}
-
-#[test]
-fn every_redlock_masters_lock_row_names_its_owner_and_ttl_in_an_embed_too() {
-    // The stage's own size in the page at 1440×900 and in an 800×500 embed.
-    for (w, h) in [(1046, 733), (791, 392)] {
-        let (_, s) = at("redlock-majority", 63, w, h);
-        let chip = |word: &str| {
-            let starts = |t: &lockstep::view::scene::Text| t.parts[0].0.starts_with(word);
-            s.items
-                .iter()
-                .filter(|i| i.class == "ls-chip__t")
-                .filter(|i| matches!(&i.shape, Shape::Text(t) if starts(t)))
-                .count()
-        };
-        assert_eq!(chip("C1") + chip("C2"), 5, "{w}x{h}: {:?}", texts(&s));
-        assert_eq!(chip("PTTL"), 5, "{w}x{h}: {:?}", texts(&s));
-        for row in s.items.iter().filter(|i| i.class == "ls-entry") {
-            let Shape::Rect { y, h: rh, .. } = row.shape else {
-                continue;
-            };
-            let inside = |i: &&lockstep::view::scene::Item| {
-                matches!(i.shape, Shape::Rect { y: cy, h: ch, .. }
-                    if i.class == "ls-chip" && cy >= y - 0.5 && cy < y + rh && cy + ch <= y + rh + 0.5)
-            };
-            let within = s
-                .items
-                .iter()
-                .filter(|i| i.class == "ls-chip")
-                .filter(inside)
-                .count();
-            assert!(
-                within >= 2,
-                "{w}x{h}: a row at y {y} has {within} chips inside it"
-            );
-        }
     }
 }

@@ -1,0 +1,104 @@
+//! The stage of Redlock's masters: no links between masters that never talk, a crashed
+//! master's key reads "crashed", a client unwinding too few votes is captioned releasing, and
+//! every master's lock row keeps its owner and TTL in an 800×500 embed too.
+#![cfg(feature = "services")]
+
+use lockstep::sim::{presets, Lang, Simulation};
+use lockstep::view::scene::{Scene, Shape};
+
+#[path = "common/stage.rs"]
+mod stage;
+use stage::{at, step_of, texts, SIZES};
+
+#[test]
+fn redlock_masters_that_never_talk_get_no_link_while_replication_and_a_quorum_do() {
+    let has_link = |s: &Scene| s.items.iter().any(|i| i.key.starts_with("link"));
+    for (w, h) in SIZES {
+        let (f, s) = at("redlock-majority", 63, w, h);
+        assert_eq!(f.servers.len(), 5);
+        assert!(f.links.is_empty() && !has_link(&s), "redlock {w}x{h}");
+        let (f, s) = at("redis-failover", 3, w, h);
+        assert!(!f.links.is_empty() && has_link(&s), "redis {w}x{h}");
+        let (f, s) = at("zk-leader-crash", 105, w, h);
+        assert_eq!(f.links.len(), 3, "zk: every pair of three servers");
+        assert!(has_link(&s), "zk {w}x{h}");
+    }
+}
+
+#[test]
+fn a_crashed_masters_key_reads_crashed_not_deleted() {
+    let step = step_of("redlock-restart-fsync", "Fault: server redis-3 crashes");
+    for (w, h) in SIZES {
+        let (_, s) = at("redlock-restart-fsync", step, w, h);
+        assert!(s.has_evidence("crashed"), "{w}x{h}");
+        let t = texts(&s);
+        assert!(!t.iter().any(|x| x == "deleted"), "{w}x{h}: {t:?}");
+        assert!(t.iter().any(|x| x.starts_with("crashed")), "{w}x{h}: {t:?}");
+    }
+}
+
+#[test]
+fn a_redlock_client_unlocking_after_too_few_votes_is_captioned_releasing() {
+    let ids = [
+        "redlock-majority",
+        "redlock-master-down",
+        "redlock-gc-pause",
+    ];
+    let mut seen = 0;
+    for id in ids {
+        let mut sim = Simulation::new(presets::find(id).unwrap().scenario());
+        sim.seek_computing_with(2000, |w, r| {
+            let n = &r.narration;
+            let Some(c) = n.client.filter(|_| n.phase.is_some()) else {
+                return;
+            };
+            let unwinding = w.clients[c].recipe.tally().is_some_and(|t| t.unwinding);
+            let text = n.text(Lang::En);
+            if unwinding {
+                seen += 1;
+                assert!(text.ends_with("Now: releasing"), "{id}: {text}");
+            }
+        });
+    }
+    assert!(
+        seen > 0,
+        "no Redlock client unwound a failed attempt in {ids:?}"
+    );
+}
+
+#[test]
+fn every_redlock_masters_lock_row_names_its_owner_and_ttl_in_an_embed_too() {
+    // The stage's own size in the page at 1440×900 and in an 800×500 embed.
+    for (w, h) in [(1046, 733), (791, 392)] {
+        let (_, s) = at("redlock-majority", 63, w, h);
+        let chip = |word: &str| {
+            let starts = |t: &lockstep::view::scene::Text| t.parts[0].0.starts_with(word);
+            s.items
+                .iter()
+                .filter(|i| i.class == "ls-chip__t")
+                .filter(|i| matches!(&i.shape, Shape::Text(t) if starts(t)))
+                .count()
+        };
+        assert_eq!(chip("C1") + chip("C2"), 5, "{w}x{h}: {:?}", texts(&s));
+        assert_eq!(chip("PTTL"), 5, "{w}x{h}: {:?}", texts(&s));
+        for row in s.items.iter().filter(|i| i.class == "ls-entry") {
+            let Shape::Rect { y, h: rh, .. } = row.shape else {
+                continue;
+            };
+            let inside = |i: &&lockstep::view::scene::Item| {
+                matches!(i.shape, Shape::Rect { y: cy, h: ch, .. }
+                    if i.class == "ls-chip" && cy >= y - 0.5 && cy < y + rh && cy + ch <= y + rh + 0.5)
+            };
+            let within = s
+                .items
+                .iter()
+                .filter(|i| i.class == "ls-chip")
+                .filter(inside)
+                .count();
+            assert!(
+                within >= 2,
+                "{w}x{h}: a row at y {y} has {within} chips inside it"
+            );
+        }
+    }
+}
