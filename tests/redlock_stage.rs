@@ -81,6 +81,12 @@ fn every_redlock_masters_lock_row_names_its_owner_and_ttl_in_an_embed_too() {
         };
         assert_eq!(chip("C1") + chip("C2"), 5, "{w}x{h}: {:?}", texts(&s));
         assert_eq!(chip("PTTL"), 5, "{w}x{h}: {:?}", texts(&s));
+        // Never below the stage's type floor (12 px in an 800×500 embed, 13 at 1440×900).
+        let floor = if w >= 1000 { 13 } else { 12 };
+        for i in s.items.iter().filter(|i| i.class == "ls-chip__t") {
+            let Shape::Text(t) = &i.shape else { continue };
+            assert!(t.size >= floor, "{w}x{h}: {:?} in {} px", t.parts, t.size);
+        }
         for row in s.items.iter().filter(|i| i.class == "ls-entry") {
             let Shape::Rect { y, h: rh, .. } = row.shape else {
                 continue;

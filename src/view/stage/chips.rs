@@ -10,9 +10,15 @@ use crate::view::entries::EntryRow;
 use crate::view::palette::{self, INK, MUTED, OK, VIOLATION};
 
 impl Builder<'_> {
-    /// Chips in type `size`, right-aligned from `right` at height `cy`, most important first;
-    /// returns where they end.
-    pub(super) fn chips(&mut self, r: &EntryRow, at: (f32, f32), most: f32, size: u16) -> f32 {
+    /// Chips in type `size` (boxes at most `size.1` tall), right-aligned from `right` at height
+    /// `cy`, most important first; returns where they end.
+    pub(super) fn chips(
+        &mut self,
+        r: &EntryRow,
+        at: (f32, f32),
+        most: f32,
+        size: (u16, f32),
+    ) -> f32 {
         let (right, cy) = at;
         let k = format!("e:{}", r.id);
         // A phone's narrow rows give the chips (the lesson's words) all but the sequence number.
@@ -160,7 +166,7 @@ impl Builder<'_> {
             // A chip short of room keeps its first segments ("row lock C1 · waiting C2" →
             // "row lock C1"); once one does not fit at all, none after it does (a short chip
             // must not take the place of the one that carries the lesson).
-            let Some(word) = super::fit_forms(&[word], size, room - (right - x) - 14.0) else {
+            let Some(word) = super::fit_forms(&[word], size.0, room - (right - x) - 14.0) else {
                 break;
             };
             x = self.chip(

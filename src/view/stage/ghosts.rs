@@ -135,7 +135,7 @@ impl Builder<'_> {
             &format!("{k}:gone"),
             x + w - 6.0,
             cy,
-            g.ty.small,
+            (g.ty.small, h - 1.0),
             &word,
             if stroke == VIOLATION {
                 VIOLATION

@@ -178,21 +178,22 @@ impl Builder<'_> {
         self.text(key, x, y, size, anchor, vec![(s, false)], false, class)
     }
 
-    /// A rounded chip with a word in it, right-aligned at `right`; returns its left edge.
+    /// A rounded chip with a word in it, right-aligned at `right`, in type `size` (a box `size`
+    /// + 5 tall, or at most `most_h`: a short row's); returns its left edge.
     #[allow(clippy::too_many_arguments)]
     pub fn chip(
         &mut self,
         key: &str,
         right: f32,
         cy: f32,
-        size: u16,
+        (size, most_h): (u16, f32),
         word: &str,
         fill: &'static str,
         ink: &'static str,
         evidence: Option<&str>,
     ) -> f32 {
         let w = Type::width(word, size, false) + 10.0;
-        let h = size as f32 + 5.0;
+        let h = (size as f32 + 5.0).min(most_h);
         let x = right - w;
         let mut rect = Item::new(
             format!("{key}:bg"),

@@ -292,7 +292,7 @@ impl Builder<'_> {
             &format!("{k}:who"),
             chip_right,
             y - small as f32 * 0.36,
-            small,
+            (small, f32::INFINITY),
             &who,
             palette::client_colour(w.client),
             palette::client_text(w.client),

@@ -156,10 +156,10 @@ impl Builder<'_> {
         }
         let size = g.row_size();
         let cy = y + h / 2.0;
-        // Chips in the small type, or smaller in rows too short for it (down to 9 px: an
-        // 800×500 embed's five Redlock masters), so a row keeps its owner and its TTL.
-        let chip_size = g.ty.small.min((h - 6.0).max(0.0) as u16);
-        let chips = chip_size >= 9;
+        // Chips in the small type (never smaller: it is the stage's floor), in boxes as tall as
+        // the row allows: an 800×500 embed's five Redlock masters keep each lock's owner and TTL.
+        let chip_size = (g.ty.small, h - 1.0);
+        let chips = h >= g.ty.small as f32 + 2.0;
         // Chips never take the room the name's sequence number needs.
         // (A name without a sequence number, a Redis key, keeps all of itself.)
         let (stem, seq) = r.split_name();
