@@ -9,9 +9,8 @@ use super::types::{ClientId, Tick};
 use crate::services::ServerId;
 
 /// A fault or user command, applicable at any step to any client. Read from JSON by
-/// `command_de.rs`, which a new variant must join.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// `command_de.rs` and written by `command_ser.rs`, which a new variant must join.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
     /// The process dies; its session expires after the timeout.
     Crash {
@@ -63,7 +62,6 @@ pub enum Command {
     /// A crashed server starts again, from its disk (`keep_disk`) or empty.
     RestartServer {
         server: ServerId,
-        #[serde(default)]
         keep_disk: bool,
     },
     /// Server `server`'s clock is stepped by `by` ms, forward or (negative) back: an NTP step,
@@ -76,9 +74,7 @@ pub enum Command {
     /// one side, every other client and server on the other (the resource reaches both).
     /// A new split replaces the one before.
     Split {
-        #[serde(default)]
         clients: Vec<ClientId>,
-        #[serde(default)]
         servers: Vec<ServerId>,
     },
     /// The split heals.
@@ -101,7 +97,6 @@ pub enum Command {
     /// An observer reads the lock node from its server, after `sync` if asked.
     Read {
         client: ClientId,
-        #[serde(default)]
         sync: bool,
     },
     /// The links between server `server` and the other servers stop carrying messages for

@@ -13,7 +13,7 @@ use super::types::{ClientId, Tick};
 use crate::services::ServerId;
 
 /// Every variant's name, as written: the derive's `rename_all = "snake_case"`.
-const VARIANTS: &[&str] = &[
+pub(super) const VARIANTS: &[&str] = &[
     "crash",
     "close",
     "expire",
@@ -80,12 +80,22 @@ impl<'de> Visitor<'de> for FieldsVisitor {
                 "keep_disk" => f.keep_disk = map.next_value()?,
                 "sync" => f.sync = map.next_value()?,
                 "clients" => f.clients = map.next_value()?,
-                "servers" => f.servers = map.next_value()?,
+                "servers" => f.servers = servers(map.next_value()?)?,
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
         }
         Ok(f)
     }
+}
+
+/// Server ids, read as a list of client ids is (one reader for both): serde's own message for
+/// one out of a `u8`'s range.
+fn servers<E: de::Error>(ids: Vec<ClientId>) -> Result<Vec<ServerId>, E> {
+    let one = |id: ClientId| {
+        let wrong = || E::invalid_value(de::Unexpected::Unsigned(id as u64), &"u8");
+        ServerId::try_from(id).map_err(|_| wrong())
+    };
+    ids.into_iter().map(one).collect()
 }
 
 /// A required field, or serde's own "missing field `name`".
@@ -173,10 +183,10 @@ impl<'de> Visitor<'de> for CommandVisitor {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn every_command() -> Vec<Command> {
+    pub(crate) fn every_command() -> Vec<Command> {
         use Command::*;
         vec![
             Crash { client: 1 },
@@ -289,5 +299,10 @@ mod tests {
         assert!(err(r#""crash""#).starts_with("invalid type: unit variant"));
         assert!(err(r#"{"server":{"crash_server":300}}"#).starts_with("unknown variant `server`"));
         assert!(err(r#"{"crash_server":{"server":300}}"#).contains("u8"));
+        let list = err(r#"{"split":{"servers":[1,300]}}"#);
+        assert!(
+            list.starts_with("invalid value: integer `300`, expected u8"),
+            "{list}"
+        );
     }
 }

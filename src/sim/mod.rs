@@ -9,6 +9,7 @@ pub mod client;
 pub mod codec;
 mod command;
 mod command_de;
+mod command_ser;
 mod detect;
 pub mod detect_reads;
 mod detect_votes;
