@@ -140,9 +140,11 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
         }
     };
     let down = move || view().is_some_and(|v| v.down);
-    // A server with a clock of its own (a Redlock master): an NTP step forward or back by the
-    // run's TTL, enough to run out every key it holds (or to double their lives).
-    let own_clock = move || view().is_some_and(|v| v.role == crate::services::Role::Master);
+    // A server with a clock of its own (a Redlock master, full bundle only): an NTP step
+    // forward or back by the run's TTL, enough to run out every key it holds (or to double
+    // their lives).
+    let own_clock =
+        move || crate::FULL && view().is_some_and(|v| v.role == crate::services::Role::Master);
     let ttl = move || app.sim.with_untracked(|s| s.scenario().lease);
     // A server with peers it talks to (an ensemble's, a primary and its replica) has links to
     // them that can stall; Redlock's masters never talk to each other.
