@@ -92,11 +92,25 @@ pub fn Transport() -> impl IntoView {
                 {tr(app, "ui.show_pings")}
             </label>
             <Timeline/>
-            <span id="ls-position" class="ls-position">
-                {move || app.frame.with(|f| format!("{} {} / {} · t={}", t("ui.step_of", app.lang.get()), f.step, f.len, f.time))}
+            // The widest the position gets, unseen under it: the timeline keeps its width.
+            <span class="ls-position-box">
+                <span id="ls-position" class="ls-position">
+                    {move || app.frame.with(|f| position(app, f.step, f.len, f.time))}
+                </span>
+                <span class="ls-position ls-position--widest" aria-hidden="true">
+                    {move || app.frame.with(|f| position(app, f.len, f.len, f.end_time.max(f.time)))}
+                </span>
             </span>
         </div>
     }
+}
+
+/// "step 12 / 144 · t=30".
+fn position(app: App, step: u64, len: u64, time: u64) -> String {
+    format!(
+        "{} {step} / {len} · t={time}",
+        t("ui.step_of", app.lang.get())
+    )
 }
 
 /// The slider over the whole computed run, with a mark per key frame.
@@ -104,21 +118,30 @@ pub fn Transport() -> impl IntoView {
 fn Timeline() -> impl IntoView {
     let app = expect_context::<App>();
     let len = Memo::new(move |_| app.frame.with(|f| f.len.max(f.step).max(1)));
+    // The track's width, so that marks of nearby steps can be nudged apart (view::timeline).
+    let track = NodeRef::<leptos::html::Div>::new();
+    let width = RwSignal::new(0u32);
+    super::browser::observe_size(track, move |w, _| width.set(w));
     let marks = move || {
-        let (n, lang) = (len.get(), app.lang.get());
+        let (n, lang, w) = (len.get(), app.lang.get(), f64::from(width.get()));
         app.moments.with(|ms| {
             // One mark per step, naming everything its key frames show.
             let mut steps: Vec<u64> = ms.iter().map(|m| m.step).collect();
             steps.dedup();
+            let share = |step: u64| (step as f64 / n as f64).min(1.0);
+            let xs: Vec<f64> = steps.iter().map(|&s| share(s) * w).collect();
+            let nudges = crate::view::timeline::nudges(&xs, w, crate::view::timeline::MARK_GAP);
             steps
                 .into_iter()
-                .map(|step| {
+                .zip(nudges)
+                .map(|(step, dx)| {
                     let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
                     let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
                     let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
                     let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(crate::view::caption::gap(lang));
                     let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
-                    let left = format!("left: {}%", crate::view::scene::fixed((step as f64 * 100.0 / n as f64).min(100.0), 2));
+                    let fixed = crate::view::scene::fixed;
+                    let left = format!("left: calc({}% + {}px)", fixed(share(step) * 100.0, 2), fixed(dx, 1));
                     view! {
                         <button class=class style=left data-step=step data-evidence=evidence title=caption.clone() aria-label=caption on:click=move |_| app.seek(step)></button>
                     }
@@ -128,7 +151,7 @@ fn Timeline() -> impl IntoView {
     };
     view! {
         <div class="ls-timeline">
-            <div class="ls-timeline__marks">{marks}</div>
+            <div class="ls-timeline__marks" node_ref=track>{marks}</div>
             <input id="ls-scrub" class="ls-scrub" type="range" min="0"
                 max=move || len.get().to_string()
                 prop:value=move || app.frame.with(|f| f.step).to_string()

@@ -74,6 +74,8 @@ pub struct Frame {
     pub step: u64,
     pub len: u64,
     pub time: Tick,
+    /// The time at the last computed step (the position's widest text).
+    pub end_time: Tick,
     pub finished: bool,
     pub narration: String,
     /// The step that led here was background only (a ping, a keep-alive).
@@ -143,6 +145,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
         step,
         len: sim.len(),
         time: w.now,
+        end_time: sim.records().last().map_or(w.now, |r| r.time),
         finished: sim.finished(),
         narration: current.map_or_else(
             || t("narration.start", lang).to_string(),

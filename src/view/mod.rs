@@ -23,6 +23,7 @@ pub mod scene;
 pub mod servers;
 pub mod stage;
 pub mod svg;
+pub mod timeline;
 pub mod tracker;
 pub mod tween;
 pub mod url;
