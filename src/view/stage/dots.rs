@@ -45,6 +45,16 @@ impl Builder<'_> {
         let small = self.g.ty.small as f32;
         // Each label placed so far: its left and right ends and its baseline.
         let mut taken: Vec<(f32, f32, f32)> = Vec::new();
+        // A cut wire's word ("server down") is there first.
+        for c in &self.f.clients {
+            for s in self.wired(c) {
+                if let Some((x, baseline, word)) = self.cut_word(c, s) {
+                    // Bold: a tenth wider than the regular face it is measured in.
+                    let half = Type::width(&word, self.g.ty.small, false) * 0.55 + 4.0;
+                    taken.push((x - half, x + half, baseline));
+                }
+            }
+        }
         let mut on_paths: Vec<(f32, f32)> = Vec::new();
         msgs.iter()
             .map(|m| {
@@ -61,7 +71,8 @@ impl Builder<'_> {
                 if m.heartbeat || m.lost || m.peer.is_some() {
                     return None;
                 }
-                let half = Type::width(&plain(&m.op, self.zh()), self.g.ty.small, true) / 2.0 + 4.0;
+                let words = Type::width(&plain(&m.op, self.zh()), self.g.ty.small, true) / 2.0;
+                let (x, half) = (self.label_x(x, words), words + 4.0);
                 let baseline = |above: bool| self.label_baseline(y, above);
                 let free = |above: bool| {
                     let ty = baseline(above);
@@ -74,6 +85,18 @@ impl Builder<'_> {
                 Some(place)
             })
             .collect()
+    }
+
+    /// Where the label of half-width `half` over a message dot at `x` is centred: between the
+    /// cards and the service box, ending before the dot that sits on the box's edge (a watch
+    /// event's diamond is 1.35 r wide each side), so its last letter stays readable.
+    fn label_x(&self, x: f32, half: f32) -> f32 {
+        let r = self.dot_r();
+        let (lo, hi) = (
+            self.g.clients.right() + half + 2.0,
+            self.g.service.x - half - r * 1.35 - 2.0,
+        );
+        within(x, lo, hi)
     }
 
     /// A message dot's radius on this stage.
@@ -188,13 +211,7 @@ impl Builder<'_> {
             if 2.0 * half + 4.0 > self.g.service.x - self.g.clients.right() {
                 return;
             }
-            // It ends before the dot that sits on the box's edge (a watch event's diamond is
-            // 1.35 r wide each side), so its last letter stays readable.
-            let (lo, hi) = (
-                self.g.clients.right() + half + 2.0,
-                self.g.service.x - half - r * 1.35 - 2.0,
-            );
-            let tx = within(x, lo, hi);
+            let tx = self.label_x(x, half);
             let ty = self.label_baseline(y, up);
             let t = self.text(
                 format!("{k}:t"),

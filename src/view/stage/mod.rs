@@ -230,3 +230,5 @@ impl Builder<'_> {
 mod tests;
 #[cfg(test)]
 mod tests_labels;
+#[cfg(test)]
+mod tests_overlap;

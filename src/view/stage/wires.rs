@@ -67,7 +67,10 @@ impl Builder<'_> {
     }
 
     /// The servers a client's wires run to: the one it talks to, or every one (Redlock).
-    fn wired(&self, c: &crate::view::lanes::ClientRow) -> Vec<crate::services::ServerId> {
+    pub(super) fn wired(
+        &self,
+        c: &crate::view::lanes::ClientRow,
+    ) -> Vec<crate::services::ServerId> {
         match c.fans_out && self.several() {
             true => self.f.servers.iter().map(|s| s.id).collect(),
             false => vec![c.server],
@@ -85,7 +88,6 @@ impl Builder<'_> {
 
     fn wire(&mut self, c: &crate::view::lanes::ClientRow, s: crate::services::ServerId) {
         let ((x0, y0), (x1, y1)) = self.wire_to(c.id, s);
-        let down = self.f.servers.iter().any(|v| v.id == s && v.down);
         let k = match c.fans_out {
             true => format!("wire{}:{s}", c.id),
             false => format!("wire{}", c.id),
@@ -110,15 +112,7 @@ impl Builder<'_> {
             return;
         }
         let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
-        // A wire that slants to another lane's server is cut near its client, before it
-        // crosses the wires of the clients below or above (the mark is then clearly its own).
-        let along = if (y1 - y0).abs() > self.g.lane_h * 0.5 {
-            0.3
-        } else {
-            0.5
-        };
-        let mid = x0 + (x1 - x0) * along;
-        let y = at(mid);
+        let (mid, y) = self.cut_point(c.id, s);
         let gap = 8.0;
         for (i, (a, b)) in [(x0, mid - gap), (mid + gap, x1)].into_iter().enumerate() {
             self.push(
@@ -137,16 +131,16 @@ impl Builder<'_> {
                 .attr("stroke-dasharray", "5 4"),
             );
         }
-        let s = (self.g.lane_h * 0.3).clamp(4.0, 9.0);
+        let arm = self.cut_arm();
         for (i, dx) in [-gap, gap].into_iter().enumerate() {
             self.push(
                 Item::new(
                     format!("{k}:slash{i}"),
                     Shape::Line {
-                        x1: mid + dx - s / 2.0,
-                        y1: y + s,
-                        x2: mid + dx + s / 2.0,
-                        y2: y - s,
+                        x1: mid + dx - arm / 2.0,
+                        y1: y + arm,
+                        x2: mid + dx + arm / 2.0,
+                        y2: y - arm,
                     },
                     "ls-wire__cut",
                 )
@@ -155,16 +149,11 @@ impl Builder<'_> {
                 .data("evidence", "wire-cut"),
             );
         }
-        if self.g.lane_h >= (self.g.ty.small as f32) * 2.4 {
-            // A wire to a crashed server is broken too, but no partition cut it.
-            let word = match down {
-                true => self.say("server down", "服务器宕机"),
-                false => self.say("cut", "断开"),
-            };
+        if let Some((_, baseline, word)) = self.cut_word(c, s) {
             let t = self.text(
                 format!("{k}:word"),
                 mid,
-                y - s - 3.0,
+                baseline,
                 self.g.ty.small,
                 Anchor::Middle,
                 vec![(word, true)],
@@ -174,6 +163,44 @@ impl Builder<'_> {
             t.fill = Some(VIOLATION);
             t.data.push(("evidence", "wire-cut".into()));
         }
+    }
+
+    /// How far a cut's slashes reach above and below the wire.
+    fn cut_arm(&self) -> f32 {
+        (self.g.lane_h * 0.3).clamp(4.0, 9.0)
+    }
+
+    /// Where a cut wire breaks. A wire that slants to another lane's server is cut near its
+    /// client, before it crosses the wires of the clients below or above (the mark is then
+    /// clearly its own).
+    fn cut_point(&self, c: usize, s: crate::services::ServerId) -> (f32, f32) {
+        let ((x0, y0), (x1, y1)) = self.wire_to(c, s);
+        let along = if (y1 - y0).abs() > self.g.lane_h * 0.5 {
+            0.3
+        } else {
+            0.5
+        };
+        let mid = x0 + (x1 - x0) * along;
+        (mid, y0 + (y1 - y0) * ((mid - x0) / (x1 - x0).max(1.0)))
+    }
+
+    /// A cut wire's word over its break (x, baseline, word), when its lane has room for it: a
+    /// wire to a crashed server is broken too, but no partition cut it.
+    pub(super) fn cut_word(
+        &self,
+        c: &crate::view::lanes::ClientRow,
+        s: crate::services::ServerId,
+    ) -> Option<(f32, f32, String)> {
+        if !c.partitioned || self.g.lane_h < (self.g.ty.small as f32) * 2.4 {
+            return None;
+        }
+        let down = self.f.servers.iter().any(|v| v.id == s && v.down);
+        let word = match down {
+            true => self.say("server down", "服务器宕机"),
+            false => self.say("cut", "断开"),
+        };
+        let (mid, y) = self.cut_point(c.id, s);
+        Some((mid, y - self.cut_arm() - 3.0, word))
     }
 
     /// A cross at the service end of a wire whose next reply will be lost.
