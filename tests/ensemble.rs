@@ -2,7 +2,7 @@
 //! proposed, acknowledged by a quorum, committed and applied by every server; the leader's
 //! crash keeps a granted lock (same node, same owner, same session) while Redis's failover
 //! loses it; the new leader's zxids carry the next epoch; a server cut off from the quorum stops
-//! serving and its client moves on with its session.
+//! serving and its client moves on with its session (both key frames).
 #![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
@@ -206,4 +206,40 @@ fn a_kazoo_acquire_that_times_out_deletes_its_node_on_every_server() {
         );
     }
     assert_eq!(e.invariant(), None);
+}
+
+#[test]
+fn a_cut_off_server_stopping_and_the_holder_resuming_elsewhere_are_key_frames() {
+    use lockstep::sim::moments::{self, Kind};
+    use lockstep::sim::Lang;
+    let p = presets::find("zk-minority").unwrap();
+    let mut sim = Simulation::new(p.scenario());
+    sim.run_steps(3000);
+    let found = moments::find(&sim, p.moments);
+    let caption = |k: Kind| {
+        let m = found.iter().find(|m| m.kind == k);
+        m.unwrap_or_else(|| panic!("no {k:?} in {found:?}"))
+            .caption(Lang::En)
+    };
+    let minority = caption(Kind::Minority);
+    assert!(
+        minority.starts_with("zk-1 is cut off from the majority"),
+        "{minority}"
+    );
+    assert!(
+        minority.contains("the majority (zk-2 and zk-3) goes on"),
+        "{minority}"
+    );
+    let resumed = caption(Kind::Resumed);
+    assert!(
+        resumed.starts_with("C1 resumes its session on zk-2"),
+        "{resumed}"
+    );
+    // The leader's crash in zk-leader-crash leaves no minority: its followers elect anew.
+    let p = presets::find("zk-leader-crash").unwrap();
+    let mut sim = Simulation::new(p.scenario());
+    sim.run_steps(3000);
+    let kinds = [Kind::Minority, Kind::Resumed];
+    let found = moments::find(&sim, &kinds);
+    assert!(!found.iter().any(|m| m.kind == Kind::Minority), "{found:?}");
 }

@@ -1,4 +1,5 @@
-//! What a run's last frames say on the stage: a failover's lost key, the outcome once every
+//! What a run's key frames and last frames say: a replica cut off or only behind, a failover's
+//! lost key, the outcome once every
 //! client is done (a fenced write redone, an update lost, unique IDs and their waiting cost).
 
 use lockstep::sim::moments::{self, Kind};
@@ -92,4 +93,23 @@ fn a_key_the_replica_never_got_is_lost_in_the_failover_not_deleted() {
     let lock =
         lock.unwrap_or_else(|| panic!("the primary's lock key leaves a ghost: {:?}", f.ghosts));
     assert!(lock.lost && !lock.expired, "{lock:?}");
+}
+
+#[cfg(feature = "services")]
+#[test]
+fn a_replica_behind_is_captioned_lost_only_when_its_link_is_cut() {
+    for (id, cut) in [("redis-split", true), ("redis-failover", false)] {
+        let sim = run(id);
+        let found = moments::find(&sim, presets::find(id).unwrap().moments);
+        let behind = found.iter().find(|m| m.kind == Kind::ReplicaBehind);
+        let caption = behind
+            .unwrap_or_else(|| panic!("{id}: {found:?}"))
+            .caption(Lang::En);
+        assert_eq!(
+            caption.contains("link between them is cut"),
+            cut,
+            "{id}: {caption}"
+        );
+        assert_eq!(caption.contains("will be lost"), cut, "{id}: {caption}");
+    }
 }

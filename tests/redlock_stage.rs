@@ -1,6 +1,7 @@
 //! The stage of Redlock's masters: no links between masters that never talk, a crashed
 //! master's key reads "crashed", a client unwinding too few votes is captioned releasing, and
-//! every master's lock row keeps its owner and TTL in an 800×500 embed too.
+//! every master's lock row keeps its owner and TTL in an 800×500 embed too; the vote and
+//! expiry key frames say what the masters still hold.
 #![cfg(feature = "services")]
 
 use lockstep::sim::{presets, Lang, Simulation};
@@ -107,4 +108,58 @@ fn every_redlock_masters_lock_row_names_its_owner_and_ttl_in_an_embed_too() {
             );
         }
     }
+}
+
+#[test]
+fn a_vote_key_frame_says_won_only_while_the_holders_key_is_on_a_majority() {
+    use lockstep::sim::moments::{self, Kind};
+    let mut kinds = 0;
+    for p in presets::all().filter(|p| p.id.starts_with("redlock-")) {
+        let mut sim = Simulation::new(p.scenario());
+        sim.run_steps(20_000);
+        for m in moments::find(&sim, p.moments)
+            .iter()
+            .filter(|m| m.kind == Kind::Quorum)
+        {
+            let caption = m.caption(Lang::En);
+            let (_, s) = at(p.id, m.step, 1440, 900);
+            let doubted = texts(&s)
+                .iter()
+                .any(|t| t == "the service no longer says so");
+            let lost = caption.contains("still believes it holds the lock, but only");
+            assert_eq!(lost, doubted, "{} #{}: {caption}", p.id, m.step);
+            assert_eq!(
+                caption.contains("won the lock"),
+                !lost,
+                "{} #{}: {caption}",
+                p.id,
+                m.step
+            );
+            kinds |= 1 << u8::from(lost);
+        }
+    }
+    assert_eq!(
+        kinds, 3,
+        "both a vote won and a holder left short are key frames somewhere"
+    );
+}
+
+#[test]
+fn a_key_running_out_while_its_client_still_waits_for_answers_says_so() {
+    use lockstep::sim::moments::{self, Kind};
+    let p = presets::find("redlock-master-down").unwrap();
+    let mut sim = Simulation::new(p.scenario());
+    sim.run_steps(20_000);
+    let found = moments::find(&sim, p.moments);
+    let expiry = found
+        .iter()
+        .find(|m| m.kind == Kind::Expiry)
+        .expect("an expiry key frame");
+    let caption = expiry.caption(Lang::En);
+    assert!(
+        caption.contains("C2 is still waiting for 1 more answer (4 of 5 votes so far)"),
+        "{caption}"
+    );
+    let zh = expiry.caption(Lang::Zh);
+    assert!(zh.contains("C2 还在等 1 个应答"), "{zh}");
 }

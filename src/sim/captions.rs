@@ -160,6 +160,8 @@ impl Moment {
             | Kind::StaleRead
             | Kind::FreshRead
             | Kind::Elected
+            | Kind::Minority
+            | Kind::Resumed
             | Kind::Quorum => match crate::FULL {
                 true => self.full_caption(zh),
                 false => String::new(),

@@ -18,6 +18,10 @@ impl Moment {
                 format!("{others} waits for the row {c}'s transaction has locked."),
                 format!("{others} 在等待 {c} 的事务锁住的那一行。"),
             ),
+            Kind::ReplicaBehind if m == 1 => pick(
+                format!("{c}'s lock is on the primary but not on the replica, and the link between them is cut: the write that would copy it ({n} ticks behind) will be lost."),
+                format!("{c} 的锁已写入主节点，但副本上没有，而且两者之间的链路已断开：本应复制它的那次写入（晚 {n} 个时钟单位）会丢失。"),
+            ),
             Kind::ReplicaBehind => pick(
                 format!("{c}'s lock is on the primary but not yet on the replica (lag {n} ticks)."),
                 format!("{c} 的锁已写入主节点，但还没有复制到副本（延迟 {n} 个时钟单位）。"),
@@ -58,6 +62,18 @@ impl Moment {
                 format!("A majority elected {t}, which leads epoch {n}."),
                 format!("过半数选出了 {t}，由它领导第 {n} 纪元。"),
             ),
+            Kind::Minority | Kind::Resumed => t.clone(),
+            Kind::Quorum if self.fewer.is_some() => {
+                let k = self.fewer.unwrap_or(0);
+                let (en, cn) = match n {
+                    0 => (format!("none of {m} votes), so it unlocks every master"), format!("{m} 票中一票也没有），于是向每个主节点发送解锁脚本")),
+                    _ => (format!("only {n} of {m} votes), so it deletes its keys from every master"), format!("只有 {m} 票中的 {n} 票），于是从每个主节点删除自己的键")),
+                };
+                pick(
+                    format!("{c} still believes it holds the lock, but only {k} of the {m} masters have its key now: not a majority. {others} can't get one either ({en} and tries again later."),
+                    format!("{c} 仍认为自己持有锁，但现在 {m} 个主节点中只有 {k} 个还有它的键，不到多数。{others} 也拿不到多数（{cn}，稍后再试。"),
+                )
+            }
             Kind::Quorum if self.n == 0 => pick(
                 format!("{c} won the lock: a majority of the masters voted for it. {others} got none of {m} votes; it sends its unlock script to every master anyway and tries again later."),
                 format!("{c} 赢得了锁：多数主节点投给了它。{others} 在 {m} 票中一票也没拿到；它照样向每个主节点发送解锁脚本，稍后再试。"),

@@ -70,31 +70,10 @@ impl Finder {
             }
         }
         self.memory.row_holders = holders;
-        if let Some(rep) = w.service.replica().filter(|x| x.behind > 0) {
-            // An owned key on the primary with no copy on the replica yet.
-            let copied = |name: &str| entries.iter().any(|e| e.replica() && e.name() == name);
-            let missing = entries
-                .iter()
-                .find(|e| !e.replica() && e.owner().is_some() && !copied(&e.name()));
-            let holder = missing
-                .and_then(|e| e.owner())
-                .and_then(|o| w.clients.iter().find(|c| o.matches(&c.claim())))
-                .map(|c| c.id);
-            if holder.is_some() && self.wants(Kind::ReplicaBehind) {
-                let mut m = moment(r.index, Kind::ReplicaBehind, holder);
-                m.n = rep.lag as i64;
-                self.push(m);
-            }
-        }
-        if r.narration.key == Key::ZabEstablished && self.wants(Kind::Elected) {
-            let holder = w
-                .clients
-                .iter()
-                .find(|c| c.alive() && c.recipe.holding() && w.service.holds(w.now, &c.claim()));
-            let mut m = moment(r.index, Kind::Elected, holder.map(|c| c.id));
-            m.n = r.narration.n;
-            m.text = [r.narration.a.clone(), r.narration.a.clone()];
-            self.push(m);
+        // Only the full bundle runs replicated services (the lean one hands them over).
+        if crate::FULL {
+            self.replica_behind(w, r, &entries);
+            self.ensemble(w, r);
         }
         if r.narration.key == Key::TimerSessionLost && self.wants(Kind::SessionLost) {
             let mut m = moment(r.index, Kind::SessionLost, r.narration.client);
@@ -344,7 +323,9 @@ impl Finder {
             let mut m = moment(r.index, Kind::Expiry, r.narration.client);
             let what = short(&r.deleted[0]);
             m.text = [what.clone(), what];
-            super::detect_votes::on_masters(&mut m, r);
+            if crate::FULL {
+                super::detect_votes::on_masters(&mut m, w, r);
+            }
             self.push(m);
         }
         for c in &w.clients {

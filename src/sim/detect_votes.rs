@@ -5,11 +5,34 @@ use super::moments::{moment, Finder, Kind, Moment};
 use super::narrate::{Key, Lang};
 use super::{StepRecord, World};
 
-/// A Redlock expiry moment says which masters ran the key out: the narration says it best.
-pub(super) fn on_masters(m: &mut Moment, r: &StepRecord) {
-    if r.narration.key == Key::RedlockExpired {
-        m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
-        m.fault = Some(Key::RedlockExpired);
+/// A Redlock expiry moment says which masters ran the key out (the narration says it best),
+/// and whether a client still waiting for answers has just lost votes it was counting on.
+pub(super) fn on_masters(m: &mut Moment, w: &World, r: &StepRecord) {
+    if r.narration.key != Key::RedlockExpired {
+        return;
+    }
+    m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
+    m.fault = Some(Key::RedlockExpired);
+    // A client still collecting answers that now has fewer keys than the votes it counted.
+    let entries = w.service.entries(w.now);
+    let waiting = w.clients.iter().find_map(|c| {
+        let asking = *c.recipe.phase_ref() == crate::recipes::Phase::Requesting;
+        let t = c
+            .recipe
+            .tally()
+            .filter(|t| asking && t.waiting > 0 && !t.unwinding)?;
+        let claim = c.claim();
+        let kept = entries
+            .iter()
+            .filter(|e| e.owner().is_some_and(|o| o.matches(&claim)));
+        (c.alive() && kept.count() < usize::from(t.votes)).then_some((c.id, t))
+    });
+    if let Some((c, t)) = waiting {
+        let c = super::captions::name(c);
+        let (n, v, all) = (t.waiting, t.votes, t.masters);
+        let more = if n == 1 { "answer" } else { "answers" };
+        m.text[0].push_str(&format!(" {c} is still waiting for {n} more {more} ({v} of {all} votes so far): its keys run out before its attempt can end."));
+        m.text[1].push_str(&format!("{c} 还在等 {n} 个应答（目前 {all} 票中的 {v} 票）：这次尝试还没结束，它的键就已经过期了。"));
     }
 }
 
@@ -29,6 +52,12 @@ impl Finder {
             m.others = vec![c];
             m.n = i64::from(t.votes);
             m.m = i64::from(t.masters);
+            let claim = w.clients[h].claim();
+            if !w.service.holds(w.now, &claim) {
+                let mine =
+                    |e: &crate::services::Entry| e.owner().is_some_and(|o| o.matches(&claim));
+                m.fewer = Some(w.service.entries(w.now).iter().filter(|e| mine(e)).count() as i64);
+            }
             self.push(m);
         }
     }

@@ -61,6 +61,11 @@ pub enum Kind {
     SessionLost,
     /// A majority of an ensemble elected a new leader, which has every committed lock node.
     Elected,
+    /// An ensemble server cut off from the majority has no leader and stops serving, while
+    /// the majority goes on.
+    Minority,
+    /// A holder resumes its session on another server of the ensemble: it still holds the lock.
+    Resumed,
     /// Redlock: one client holds the lock with a majority of the masters; another fell short
     /// and deletes its keys.
     Quorum,
@@ -101,6 +106,9 @@ pub struct Moment {
     pub text: [String; 2],
     /// For a fault: which one.
     pub fault: Option<Key>,
+    /// For Redlock's votes: how many masters still have the holder's key, when that is no
+    /// longer a majority (crashed masters forgot it).
+    pub fewer: Option<i64>,
     /// How many clients the run has (a caption says "5 of the 9 others").
     pub clients: usize,
 }
@@ -146,6 +154,8 @@ impl Kind {
             Kind::Rewatch => "watches",
             Kind::ReplicaBehind => "replica",
             Kind::Elected => "leader",
+            Kind::Minority => "electing",
+            Kind::Resumed => "session-ring",
             Kind::Repaired => "ttl",
             Kind::RowHandover => "row-lock",
             Kind::SessionLost => "wire-cut",
@@ -239,7 +249,9 @@ impl Finder {
         self.stuck(w, r);
         self.changes(w, r);
         self.all_done(w, r);
-        self.votes(w, r);
+        if crate::FULL {
+            self.votes(w, r);
+        }
         self.reads(w, r);
     }
 
@@ -260,6 +272,7 @@ pub(super) fn moment(step: u64, kind: Kind, client: Option<usize>) -> Moment {
         m: 0,
         text: Default::default(),
         fault: None,
+        fewer: None,
         clients: 0,
     }
 }

@@ -284,6 +284,7 @@ fn stop_moment(step: u64, s: &Stop) -> Moment {
         m: 0,
         text: [words(Lang::En), words(Lang::Zh)],
         fault: None,
+        fewer: None,
         clients: 0,
     }
 }

@@ -81,6 +81,11 @@ impl Builder<'_> {
                 .servers
                 .iter()
                 .any(|s| s.id == id && s.role == crate::services::Role::Leader);
+            let electing = self
+                .f
+                .servers
+                .iter()
+                .any(|s| s.id == id && s.role == crate::services::Role::Looking);
             let mut item = Item::new(
                 format!("srv{id}"),
                 Shape::Rect {
@@ -113,6 +118,8 @@ impl Builder<'_> {
                     .data("evidence", "clock-jump");
             } else if leads {
                 item = item.attr("stroke-width", "2.5").data("evidence", "leader");
+            } else if electing {
+                item = item.data("evidence", "electing");
             }
             self.push(item);
         }
