@@ -1,4 +1,5 @@
-// The stage teaches: every preset's key frames draw their evidence on the stage itself, text
+// The stage teaches: every preset's key frames draw their evidence on the stage itself (and
+// their captions fit an embed), text
 // stays readable at every size, messages move along their wires between two animation
 // frames, reduced motion is instant, and a frame that cannot start says why.
 import { test, before, after } from 'node:test';
@@ -42,6 +43,12 @@ async function presetIds() {
 const marks = (page) => page.locator('.ls-timeline .ls-mark').evaluateAll((els) =>
   els.map((e) => ({ step: Number(e.dataset.step), evidence: e.dataset.evidence })));
 
+/** Pairs of timeline marks whose diamonds lie over each other: ["step a/step b at Δpx"]. */
+const crowded = (page) => page.locator('.ls-timeline .ls-mark').evaluateAll((els) => {
+  const at = els.map((e) => { const r = e.getBoundingClientRect(); return [e.dataset.step, r.left + r.width / 2]; });
+  return at.slice(1).flatMap(([s, x], i) => (x - at[i][1] < 17 ? [`${at[i][0]}/${s} at ${(x - at[i][1]).toFixed(1)}px`] : []));
+});
+
 test('every preset draws the evidence of each of its key frames on the stage', async () => {
   const ids = await presetIds();
   assert.ok(ids.length >= 28, `${ids.length} presets`);
@@ -49,8 +56,12 @@ test('every preset draws the evidence of each of its key frames on the stage', a
     await open(`keyframes-${id}`, `preset=${id}`, [1440, 900], async (page) => {
       const found = await marks(page);
       assert.ok(found.length >= 1, `${id}: no key frames`);
+      assert.deepEqual(await crowded(page), [], `${id}: timeline marks over each other at 1440×900`);
+      await page.setViewportSize({ width: 800, height: 500 });
+      await page.waitForTimeout(100);
+      assert.deepEqual(await crowded(page), [], `${id}: timeline marks over each other at 800×500`);
+      await page.setViewportSize({ width: 1440, height: 900 });
       for (const m of found) {
-        // Marks of nearby steps may overlap: click this one itself.
         await page.locator(`.ls-timeline .ls-mark[data-step="${m.step}"]`).dispatchEvent('click');
         assert.equal((await position(page)).step, m.step, `${id}: the mark seeks`);
         for (const e of m.evidence.split(' ')) {
@@ -74,6 +85,24 @@ const smallestText = (page) => page.evaluate(() => {
     if (px < min.px) min = { px, text: t.textContent };
   }
   return min;
+});
+
+test('every key frame\'s caption fits its two lines in an 800×500 embed', async () => {
+  const ids = await presetIds();
+  const cut = [];
+  for (const [id, lang] of ids.flatMap((i) => [[i, 'en'], [i, 'zh']])) {
+    await open(`captions-${id}-${lang}`, `preset=${id}&embed=1&lang=${lang}`, [800, 500], async (page) => {
+      for (const m of await marks(page)) {
+        await page.locator(`.ls-timeline .ls-mark[data-step="${m.step}"]`).dispatchEvent('click');
+        assert.equal((await position(page)).step, m.step, `${id}: the mark seeks`);
+        const key = page.locator('.ls-caption__key');
+        await key.waitFor();
+        const clamped = await key.evaluate((e) => e.scrollHeight > e.clientHeight + 1);
+        if (clamped) cut.push(`${id} ${lang} step ${m.step}: ${await key.textContent()}`);
+      }
+    });
+  }
+  assert.deepEqual(cut, [], 'key-frame captions cut at 800×500');
 });
 
 test('stage text meets its size floor at 1440×900, 800×500, 640×400 and 360×740', async () => {
