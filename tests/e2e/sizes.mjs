@@ -37,9 +37,15 @@ import { DIST } from './harness.mjs';
 // Lowered by an arc's sine and cosine from a short series (`view::draw`: f32 sin/cos pulled in
 // libm's large-argument reduction) and commands written by hand (`sim/command_ser.rs`), with the
 // clock buttons out of the lean build: lean 456,717 → 453,440 B, full 725,837 → 722,816 B.
+// Raised by key frames that say what is true (the ensemble's minority and resumed session, a
+// Redlock holder short of a majority, a replica cut off, a key running out under a waiting
+// client: the full bundle's detectors and their en/zh captions) and a picture that keeps still
+// (timeline marks nudged apart, the position's widest text reserved, a message label clear of a
+// cut wire's word): lean 453,440 → 454,907 B (+1.5 KB; the services' detectors are kept out of
+// it by `crate::FULL`), full 722,816 → 726,857 B (+4.0 KB).
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 453_900, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 723_300, goal: 520_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 455_400, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 727_300, goal: 520_000 },
 };
 
 export function sizes(page) {
