@@ -1,6 +1,6 @@
 //! What a run's key frames and last frames say: a replica cut off or only behind, a failover's
-//! lost key, the outcome once every
-//! client is done (a fenced write redone, an update lost, unique IDs and their waiting cost).
+//! lost key, the outcome once every client is done (a fenced write redone, an update lost,
+//! unique IDs and their waiting cost), and in one step the cause before what followed.
 
 use lockstep::sim::moments::{self, Kind};
 use lockstep::sim::{presets, Lang, Simulation};
@@ -112,4 +112,20 @@ fn a_replica_behind_is_captioned_lost_only_when_its_link_is_cut() {
         );
         assert_eq!(caption.contains("will be lost"), cut, "{id}: {caption}");
     }
+}
+
+#[test]
+fn a_key_frame_of_one_step_says_the_cause_before_what_followed() {
+    let sim = run("holder-crash");
+    let found = moments::find(&sim, presets::find("holder-crash").unwrap().moments);
+    let handoff = found
+        .iter()
+        .find(|m| m.kind == Kind::Handoff)
+        .expect("a handoff");
+    let here: Vec<Kind> = found
+        .iter()
+        .filter(|m| m.step == handoff.step)
+        .map(|m| m.kind)
+        .collect();
+    assert_eq!(here, [Kind::Expiry, Kind::Handoff], "{found:?}");
 }

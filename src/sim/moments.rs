@@ -255,9 +255,15 @@ impl Finder {
         self.reads(w, r);
     }
 
-    /// The moments found, in step order.
+    /// The moments found, in step order; in one step the causes first (a fault, then a
+    /// session or lease the service ended), so a caption says why before what followed.
     pub fn finish(mut self) -> Vec<Moment> {
-        crate::sort::by_key(&mut self.found, |m| (m.step, m.kind));
+        let cause = |k: Kind| match k {
+            Kind::Fault => 0,
+            Kind::Expiry | Kind::SessionLost | Kind::Minority => 1,
+            _ => 2,
+        };
+        crate::sort::by_key(&mut self.found, |m| (m.step, cause(m.kind), m.kind));
         self.found
     }
 }
