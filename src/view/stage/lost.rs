@@ -1,5 +1,5 @@
 //! Protocol words made plain on the stage (a TCP FIN is "closed", an RST "reset", Redis's
-//! `$-1` "nil"), and the words under a message the network lost ("reply lost: create2 → ok"),
+//! `$-1` "nil", `:1` 1 and `+OK` OK, as redis-cli prints them), and the words under a message the network lost ("reply lost: create2 → ok"),
 //! so a lost reply is a sentence on its wire, not a lone cross.
 
 use super::Builder;
@@ -15,7 +15,9 @@ pub(super) fn plain(op: &str, zh: bool) -> String {
             ("FIN", true) => "连接关闭",
             ("RST", false) => "reset",
             ("RST", true) => "连接重置",
-            ("$-1", _) => "nil",
+            ("$-1" | "*-1", _) => "nil",
+            // Redis's integer and status replies, as redis-cli prints them (1, OK).
+            _ if resp_reply(w) => &w[1..],
             ("read", true) => "读取",
             ("write", true) => "写入",
             ("value", true) => "值",
@@ -26,6 +28,18 @@ pub(super) fn plain(op: &str, zh: bool) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// An integer reply (`:1`, `:-1`) or a status reply (`+OK`) in Redis's wire protocol.
+fn resp_reply(w: &str) -> bool {
+    let rest = w.get(1..).unwrap_or("");
+    let digits = !rest.is_empty()
+        && rest
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit());
+    let status = !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_uppercase());
+    (w.starts_with(':') && digits) || (w.starts_with('+') && status)
 }
 
 impl Builder<'_> {

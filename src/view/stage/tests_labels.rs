@@ -3,7 +3,8 @@
 //! that carry the lesson (a status word's short form, never half a word); a node name may lose
 //! the middle of its random prefix or everything before its sequence number, never the
 //! sequence number itself. So no text ends in "…", and a card with words always shows its
-//! status (at least its shortest form). Nor does the stage speak TCP or RESP (FIN, RST, $-1).
+//! status (at least its shortest form). Nor does the stage speak TCP or RESP (FIN, RST, $-1, :1,
+//! +OK).
 
 use super::{scene, Opts};
 use crate::sim::{presets, Lang, Simulation};
@@ -14,6 +15,21 @@ use crate::view::scene::Shape;
 /// The stage sizes of a 1440×900 page, an 800×500 embed and course embed, a 640×400 embed and
 /// a 360×740 phone.
 const SIZES: &[(u32, u32)] = &[(1046, 740), (791, 392), (791, 315), (631, 292), (340, 516)];
+
+/// A word of TCP or of Redis's wire protocol: FIN, RST, a nil (`$-1`, `*-1`), an integer
+/// reply (`:1`) or a status reply (`+OK`).
+fn resp_or_tcp(w: &str) -> bool {
+    let digits = |s: &str| {
+        !s.is_empty()
+            && s.trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+    };
+    let status = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase());
+    matches!(w, "FIN" | "RST" | "$-1" | "*-1")
+        || w.strip_prefix(':').is_some_and(digits)
+        || w.strip_prefix('+').is_some_and(status)
+}
 
 #[test]
 fn no_label_is_cut_at_its_end_at_any_step_or_size() {
@@ -32,9 +48,7 @@ fn no_label_is_cut_at_its_end_at_any_step_or_size() {
                         let Shape::Text(t) = &i.shape else { continue };
                         let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
                         let empty_status = i.key.ends_with(":status") && text.is_empty();
-                        let jargon = text
-                            .split([' ', '×', '→'])
-                            .any(|w| matches!(w, "FIN" | "RST" | "$-1"));
+                        let jargon = text.split([' ', '×', '→']).any(resp_or_tcp);
                         if text.ends_with('…') || empty_status || jargon {
                             let kind: String =
                                 i.key.chars().filter(|c| !c.is_ascii_digit()).collect();
