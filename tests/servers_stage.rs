@@ -1,6 +1,7 @@
 //! The stage of a multi-server service: a box per server with its role, each client's wire on
 //! the box of the server it talks to, the replication write lost on a cut link, the key the
-//! replica lacks, and a down server after a failover — at 1440×900 and in an 800×500 embed.
+//! replica lacks, a down server after a failover, and a zxid token in hex like the czxid it is —
+//! at 1440×900 and in an 800×500 embed.
 #![cfg(feature = "services")]
 
 use lockstep::services::{Role, ServerId};
@@ -248,5 +249,23 @@ fn a_cut_link_never_lies_over_a_healthy_one() {
         let (x, _, bw, _) = rect(&s, "srv1");
         let right = x + bw;
         assert!(all.iter().all(|l| l.0 < right - 2.0), "{w}x{h}: {all:?}");
+    }
+}
+
+#[test]
+fn a_zxid_token_reads_in_hex_like_the_czxid_it_is() {
+    for (w, h) in SIZES {
+        let (_, s) = at("zk-stale-read", 51, w, h);
+        let t = texts(&s);
+        let token = t
+            .iter()
+            .find_map(|x| x.split(" · ").find_map(|p| p.strip_prefix("token ")));
+        let token = token.unwrap_or_else(|| panic!("{w}x{h}: no token in {t:?}"));
+        assert!(token.starts_with("0x1000"), "{w}x{h}: token {token}");
+        let czxid = format!("czxid {token}");
+        assert!(
+            t.iter().any(|x| x.contains(&czxid)),
+            "{w}x{h}: no {czxid} in {t:?}"
+        );
     }
 }

@@ -298,6 +298,8 @@ impl Builder<'_> {
                 parts.push(self.say(format!("value {v}"), format!("随机值 {v}")))
             }
             (None, Some(t)) if held => {
+                // In hex when it is a zxid with an epoch, as the tree's czxid shows it.
+                let t = super::service::stamp_text(t);
                 parts.push(self.say(format!("token {t}"), format!("令牌 {t}")))
             }
             _ => {}

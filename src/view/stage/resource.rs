@@ -102,8 +102,14 @@ impl Builder<'_> {
             ),
             (true, t) => (
                 self.say(
-                    format!("fencing on · highest token seen {t}"),
-                    format!("启用防护 · 见过的最大令牌 {t}"),
+                    format!(
+                        "fencing on · highest token seen {}",
+                        super::service::stamp_text(t)
+                    ),
+                    format!(
+                        "启用防护 · 见过的最大令牌 {}",
+                        super::service::stamp_text(t)
+                    ),
                 ),
                 OK,
             ),
@@ -245,7 +251,8 @@ impl Builder<'_> {
             format!("← {}", w.value)
         };
         let token = if self.f.resource.fencing {
-            self.say(format!("token {}", w.token), format!("令牌 {}", w.token))
+            let t = super::service::stamp_text(w.token);
+            self.say(format!("token {t}"), format!("令牌 {t}"))
         } else {
             String::new()
         };
