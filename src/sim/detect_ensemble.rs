@@ -13,10 +13,7 @@ impl Finder {
     pub(super) fn ensemble(&mut self, w: &World, r: &StepRecord) {
         let key = r.narration.key;
         if key == Key::ZabEstablished && self.wants(Kind::Elected) {
-            let holder = w
-                .clients
-                .iter()
-                .find(|c| c.alive() && c.recipe.holding() && w.service.holds(w.now, &c.claim()));
+            let holder = w.clients.iter().find(|c| backed(w, c));
             let mut m = moment(r.index, Kind::Elected, holder.map(|c| c.id));
             m.n = r.narration.n;
             m.text = [r.narration.a.clone(), r.narration.a.clone()];
@@ -68,11 +65,10 @@ impl Finder {
         let Node::Server(s) = w.server_of(c.id) else {
             return;
         };
-        let holds = c.alive() && c.recipe.holding() && w.service.holds(w.now, &c.claim());
         let Some(on) = servers
             .iter()
             .find(|x| x.id == s)
-            .filter(|_| servers.len() > 1 && holds)
+            .filter(|_| servers.len() > 1 && backed(w, c))
         else {
             return;
         };
@@ -84,4 +80,9 @@ impl Finder {
         ];
         self.push(m);
     }
+}
+
+/// A live client that holds the lock, and the service agrees.
+fn backed(w: &World, c: &super::client::Client) -> bool {
+    c.alive() && c.recipe.holding() && w.service.holds(w.now, &c.claim())
 }

@@ -14,18 +14,13 @@ pub(super) fn on_masters(m: &mut Moment, w: &World, r: &StepRecord) {
     m.text = [r.narration.text(Lang::En), r.narration.text(Lang::Zh)];
     m.fault = Some(Key::RedlockExpired);
     // A client still collecting answers that now has fewer keys than the votes it counted.
-    let entries = w.service.entries(w.now);
     let waiting = w.clients.iter().find_map(|c| {
         let asking = *c.recipe.phase_ref() == crate::recipes::Phase::Requesting;
         let t = c
             .recipe
             .tally()
             .filter(|t| asking && t.waiting > 0 && !t.unwinding)?;
-        let claim = c.claim();
-        let kept = entries
-            .iter()
-            .filter(|e| e.owner().is_some_and(|o| o.matches(&claim)));
-        (c.alive() && kept.count() < usize::from(t.votes)).then_some((c.id, t))
+        (c.alive() && keys_of(w, c.id) < i64::from(t.votes)).then_some((c.id, t))
     });
     if let Some((c, t)) = waiting {
         let c = super::captions::name(c);
@@ -52,13 +47,17 @@ impl Finder {
             m.others = vec![c];
             m.n = i64::from(t.votes);
             m.m = i64::from(t.masters);
-            let claim = w.clients[h].claim();
-            if !w.service.holds(w.now, &claim) {
-                let mine =
-                    |e: &crate::services::Entry| e.owner().is_some_and(|o| o.matches(&claim));
-                m.fewer = Some(w.service.entries(w.now).iter().filter(|e| mine(e)).count() as i64);
+            if !w.service.holds(w.now, &w.clients[h].claim()) {
+                m.fewer = Some(keys_of(w, h));
             }
             self.push(m);
         }
     }
+}
+
+/// How many of the masters hold client `c`'s key now.
+fn keys_of(w: &World, c: usize) -> i64 {
+    let claim = w.clients[c].claim();
+    let mine = |e: &&crate::services::Entry| e.owner().is_some_and(|o| o.matches(&claim));
+    w.service.entries(w.now).iter().filter(mine).count() as i64
 }

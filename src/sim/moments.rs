@@ -107,7 +107,7 @@ pub struct Moment {
     /// For a fault: which one.
     pub fault: Option<Key>,
     /// For Redlock's votes: how many masters still have the holder's key, when that is no
-    /// longer a majority (crashed masters forgot it).
+    /// longer a majority (masters that crashed forgot it, or it ran out on them).
     pub fewer: Option<i64>,
     /// How many clients the run has (a caption says "5 of the 9 others").
     pub clients: usize,

@@ -4,6 +4,7 @@
 //! overwrote struck through. The moments a lesson is about stay pinned in the ledger while
 //! newer writes scroll past.
 
+use super::service::stamp_text;
 use super::Builder;
 use crate::sim::resource::WriteRecord;
 use crate::view::geometry::Rect;
@@ -102,14 +103,8 @@ impl Builder<'_> {
             ),
             (true, t) => (
                 self.say(
-                    format!(
-                        "fencing on · highest token seen {}",
-                        super::service::stamp_text(t)
-                    ),
-                    format!(
-                        "启用防护 · 见过的最大令牌 {}",
-                        super::service::stamp_text(t)
-                    ),
+                    format!("fencing on · highest token seen {}", stamp_text(t)),
+                    format!("启用防护 · 见过的最大令牌 {}", stamp_text(t)),
                 ),
                 OK,
             ),
@@ -251,7 +246,7 @@ impl Builder<'_> {
             format!("← {}", w.value)
         };
         let token = if self.f.resource.fencing {
-            let t = super::service::stamp_text(w.token);
+            let t = stamp_text(w.token);
             self.say(format!("token {t}"), format!("令牌 {t}"))
         } else {
             String::new()

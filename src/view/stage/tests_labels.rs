@@ -31,9 +31,9 @@ fn resp_or_tcp(w: &str) -> bool {
         || w.strip_prefix('+').is_some_and(status)
 }
 
-#[test]
-fn no_label_is_cut_at_its_end_at_any_step_or_size() {
-    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+/// Calls `each(preset id, step, language, frame)` for every step of every preset's run, in
+/// both languages.
+pub(super) fn every_frame(mut each: impl FnMut(&str, u64, Lang, &crate::view::frame::Frame)) {
     for p in presets::all() {
         let mut sim = Simulation::new(p.scenario());
         sim.compute_ahead(2000, 200);
@@ -41,31 +41,37 @@ fn no_label_is_cut_at_its_end_at_any_step_or_size() {
         for step in 0..=sim.len() {
             sim.seek(step);
             for lang in [Lang::En, Lang::Zh] {
-                let f = build(&sim, &plan, lang);
-                for &(w, h) in SIZES {
-                    let s = scene(&f, &Opts { w, h, lang });
-                    for i in &s.items {
-                        let Shape::Text(t) = &i.shape else { continue };
-                        let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
-                        let empty_status = i.key.ends_with(":status") && text.is_empty();
-                        let jargon = text.split([' ', '×', '→']).any(resp_or_tcp);
-                        if text.ends_with('…') || empty_status || jargon {
-                            let kind: String =
-                                i.key.chars().filter(|c| !c.is_ascii_digit()).collect();
-                            let forms = i
-                                .key
-                                .strip_prefix('c')
-                                .and_then(|k| k.strip_suffix(":status"))
-                                .and_then(|k| k.parse::<usize>().ok())
-                                .map(|c| f.clients[c].status.forms(f.clients[c].hold_count, lang));
-                            bad.entry(format!("{kind} {text:?} {forms:?}"))
-                                .or_insert_with(|| format!("{} step {step} {w}x{h}", p.id));
-                        }
-                    }
-                }
+                each(p.id, step, lang, &build(&sim, &plan, lang));
             }
         }
     }
+}
+
+#[test]
+fn no_label_is_cut_at_its_end_at_any_step_or_size() {
+    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    every_frame(|id, step, lang, f| {
+        for &(w, h) in SIZES {
+            let s = scene(f, &Opts { w, h, lang });
+            for i in &s.items {
+                let Shape::Text(t) = &i.shape else { continue };
+                let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
+                let empty_status = i.key.ends_with(":status") && text.is_empty();
+                let jargon = text.split([' ', '×', '→']).any(resp_or_tcp);
+                if text.ends_with('…') || empty_status || jargon {
+                    let kind: String = i.key.chars().filter(|c| !c.is_ascii_digit()).collect();
+                    let forms = i
+                        .key
+                        .strip_prefix('c')
+                        .and_then(|k| k.strip_suffix(":status"))
+                        .and_then(|k| k.parse::<usize>().ok())
+                        .map(|c| f.clients[c].status.forms(f.clients[c].hold_count, lang));
+                    bad.entry(format!("{kind} {text:?} {forms:?}"))
+                        .or_insert_with(|| format!("{id} step {step} {w}x{h}"));
+                }
+            }
+        }
+    });
     let list: Vec<String> = bad.iter().map(|(k, v)| format!("{k} ({v})")).collect();
     assert!(
         bad.is_empty(),

@@ -2,11 +2,9 @@
 //! page's stage and an embed's, no message's label lies over a cut wire's word ("server down",
 //! "cut").
 
+use super::tests_labels::every_frame;
 use super::{scene, Opts};
-use crate::sim::{presets, Lang, Simulation};
-use crate::view::frame::build;
 use crate::view::geometry::Type;
-use crate::view::plan::Plan;
 use crate::view::scene::{Anchor, Scene, Shape};
 
 /// Each text item whose key ends in `suffix`: (left, right, top, bottom, text).
@@ -35,31 +33,22 @@ fn boxes(s: &Scene, suffix: &str) -> Vec<(f32, f32, f32, f32, String)> {
 #[test]
 fn a_message_label_never_lies_over_a_cut_wires_word() {
     let mut bad: std::collections::BTreeMap<String, String> = Default::default();
-    for p in presets::all() {
-        let mut sim = Simulation::new(p.scenario());
-        sim.compute_ahead(2000, 200);
-        let plan = Plan::new(&sim);
-        for step in 0..=sim.len() {
-            sim.seek(step);
-            for lang in [Lang::En, Lang::Zh] {
-                let f = build(&sim, &plan, lang);
-                if !f.clients.iter().any(|c| c.partitioned) {
-                    continue;
-                }
-                for (w, h) in [(1046, 740), (791, 392)] {
-                    let s = scene(&f, &Opts { w, h, lang });
-                    let words = boxes(&s, ":word");
-                    for (l, r, t, b, text) in boxes(&s, ":t") {
-                        for (l2, r2, t2, b2, word) in &words {
-                            if l < *r2 && *l2 < r && t < *b2 && *t2 < b {
-                                bad.entry(format!("{text:?} over {word:?}"))
-                                    .or_insert_with(|| format!("{} step {step} {w}x{h}", p.id));
-                            }
-                        }
+    every_frame(|id, step, lang, f| {
+        if !f.clients.iter().any(|c| c.partitioned) {
+            return;
+        }
+        for (w, h) in [(1046, 740), (791, 392)] {
+            let s = scene(f, &Opts { w, h, lang });
+            let words = boxes(&s, ":word");
+            for (l, r, t, b, text) in boxes(&s, ":t") {
+                for (l2, r2, t2, b2, word) in &words {
+                    if l < *r2 && *l2 < r && t < *b2 && *t2 < b {
+                        bad.entry(format!("{text:?} over {word:?}"))
+                            .or_insert_with(|| format!("{id} step {step} {w}x{h}"));
                     }
                 }
             }
         }
-    }
+    });
     assert!(bad.is_empty(), "{bad:#?}");
 }
