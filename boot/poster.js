@@ -21,40 +21,76 @@
       if (o < off) { off = o; best = s; }
     });
     if (off > 0.5) return;
-    fetch(P.d + mode + '-' + key + '-' + lang + '-' + best + '.html').then(function (r) {
-      return r.ok ? r.text() : null;
-    }).then(function (html) {
+    var file = P.d + mode + '-' + key + '-' + lang + '-' + best;
+    var got = function (url) {
+      return fetch(url).then(function (r) { return r.ok ? r.text() : null; });
+    };
+    // The frame one Step on is asked for beside it (a few KB): a reader who presses Step on the
+    // poster sees it at once.
+    var next = got(file + '.next.html').catch(function () { return null; });
+    got(file + '.html').then(function (html) {
       if (html === null) return;
       var show = function () {
         var boot = document.getElementById('ls-boot');
         if (!boot || boot.className !== 'ls-boot' || document.documentElement.getAttribute('data-started')) return;
         boot.className = 'ls-boot ls-boot--poster';
-        boot.insertAdjacentHTML('beforeend', html);
-        if (off > 0) {
-          var svg = boot.querySelector('svg.ls-stage');
-          if (svg) { svg.setAttribute('width', '100%'); svg.setAttribute('height', '100%'); }
-        }
-        [].forEach.call(boot.querySelectorAll('[data-poster-scroll]'), function (e) {
-          var xy = e.getAttribute('data-poster-scroll').split(',');
-          e.scrollLeft = +xy[0]; e.scrollTop = +xy[1];
-        });
-        queue(boot);
+        place(boot, html);
+        queue(boot, next);
       };
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show); else show();
     }, function () {});
   } catch (e) { /* no poster: the page loads as before */ }
 
-  // A poster is a picture, but a reader may press its transport before the app is there: the
-  // press is kept (the button shows it) and given to the live button once the poster goes.
-  function queue(boot) {
+  /** Shows a poster's markup in the boot element, in place of the one shown before. */
+  function place(boot, html) {
+    var old = boot.querySelector('[data-poster-query]');
+    if (old) old.remove();
+    boot.insertAdjacentHTML('beforeend', html);
+    if (off > 0) {
+      var svg = boot.querySelector('svg.ls-stage');
+      if (svg) { svg.setAttribute('width', '100%'); svg.setAttribute('height', '100%'); }
+    }
+    [].forEach.call(boot.querySelectorAll('[data-poster-scroll]'), function (e) {
+      var xy = e.getAttribute('data-poster-scroll').split(',');
+      e.scrollLeft = +xy[0]; e.scrollTop = +xy[1];
+    });
+  }
+
+  // A poster is a picture, but a reader may press its transport before the app is there. The
+  // first Step shows the step poster (the live page's first paint of the frame one Step on) and
+  // writes that frame's query into the address bar, where the app reads it when it starts. Any
+  // other press is kept (the button shows it) and given to the live button once the poster goes.
+  function queue(boot, next) {
     var PRESSABLE = ['ls-first', 'ls-back', 'ls-play', 'ls-step', 'ls-last'];
-    var pressed = null;
+    var pressed = null, stepped = false, ready = null;
+    var started = function () { return !!document.documentElement.getAttribute('data-started'); };
+    var step = function () {
+      if (stepped || !ready || started() || !document.getElementById('ls-boot')) return false;
+      var t = document.createElement('template');
+      t.innerHTML = ready;
+      var query = t.content.firstElementChild && t.content.firstElementChild.getAttribute('data-poster-query');
+      if (!query) return false;
+      // The posters of a language serve links with and without lang=: a link's own is kept.
+      var to = new URLSearchParams(query);
+      if (q.get('lang')) to.set('lang', q.get('lang'));
+      try {
+        history.replaceState(history.state, '', '?' + to + location.hash);
+      } catch (e) { return false; } // a sandboxed frame may not: the press waits for the app
+      stepped = true;
+      place(boot, ready);
+      return true;
+    };
+    next.then(function (html) {
+      ready = html;
+      if (pressed && pressed.getAttribute('data-poster-id') === 'ls-step' && step()) pressed = null;
+    });
     boot.addEventListener('click', function (e) {
       var b = e.target.closest && e.target.closest('[data-poster-id]');
       var id = b && b.getAttribute('data-poster-id');
       if (PRESSABLE.indexOf(id) < 0) return;
       e.preventDefault();
-      if (pressed) pressed.classList.remove('ls-poster-pressed');
+      if (!pressed && id === 'ls-step' && step()) return;
+      if (pressed && pressed.isConnected) pressed.classList.remove('ls-poster-pressed');
       pressed = b;
       b.classList.add('ls-poster-pressed');
     });

@@ -21,6 +21,7 @@ const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
 const PAGE_SIZES = ['1440x900', '1920x1080', '1536x864', '1366x768', '1280x720'];
 const EMBED_SIZES = ['800x500', '640x400'];
 const LANGS = { en: 'en-US', zh: 'zh-CN' };
+const TABS = Number(process.env.POSTER_TABS ?? 4);
 
 /** In the page: the app's markup once its first paint has settled, ready to be a poster. */
 function snapshot() {
@@ -57,6 +58,9 @@ function snapshot() {
   });
   copy.querySelectorAll('button, a[href], input, select, textarea, summary').forEach((e) => e.setAttribute('tabindex', '-1'));
   copy.setAttribute('aria-hidden', 'true');
+  // The query the live page has written for this frame (a step poster's loader puts it in the
+  // address bar, so that the app mounts at the frame the poster shows).
+  copy.setAttribute('data-poster-query', location.search);
   return copy.outerHTML;
 }
 
@@ -122,25 +126,73 @@ async function posters(browser, url, page, dir) {
   const list = await targets(probe, url, page);
   await probe.close();
   fs.mkdirSync(dir, { recursive: true });
-  let bytes = 0;
+  const jobs = [];
+  for (const lang of Object.keys(LANGS)) {
+    for (const [mode, key, query] of list) {
+      for (const size of mode === 'p' ? PAGE_SIZES : EMBED_SIZES) jobs.push({ lang, mode, key, query, size });
+    }
+  }
+  const done = { bytes: 0, steps: 0, skipped: [] };
+  // Most of a poster's time is waiting for frames to settle: a few tabs take them side by side.
+  await Promise.all(Array.from({ length: TABS }, () => worker(browser, `${url}${page}`, jobs, dir, done)));
+  done.skipped.sort();
+  return { list, ...done };
+}
+
+/** Takes jobs off the shared list until it is empty, in one tab per language. */
+async function worker(browser, base, jobs, dir, done) {
+  const tabs = {};
   for (const [lang, locale] of Object.entries(LANGS)) {
     // A context per language: the bare address takes its language from the browser's.
     const context = await browser.newContext({ locale, reducedMotion: 'reduce' });
-    const tab = await context.newPage();
-    for (const [mode, key, query] of list) {
-      for (const size of mode === 'p' ? PAGE_SIZES : EMBED_SIZES) {
-        const [width, height] = size.split('x').map(Number);
-        await tab.setViewportSize({ width, height });
-        await tab.goto(`${url}${page}${query}`);
-        await settled(tab).catch((e) => { throw new Error(`${page}${query} at ${size} (${lang}): ${e.message}`); });
-        const html = await tab.evaluate(snapshot);
-        fs.writeFileSync(path.join(dir, `${mode}-${key}-${lang}-${size}.html`), html);
-        bytes += html.length;
-      }
-    }
-    await context.close();
+    tabs[lang] = await context.newPage();
   }
-  return { list, bytes };
+  for (let job = jobs.shift(); job; job = jobs.shift()) {
+    const { lang, mode, key, query, size } = job;
+    const tab = tabs[lang];
+    const [width, height] = size.split('x').map(Number);
+    await tab.setViewportSize({ width, height });
+    await tab.goto(`${base}${query}`);
+    await settled(tab).catch((e) => { throw new Error(`${base}${query} at ${size} (${lang}): ${e.message}`); });
+    const html = await tab.evaluate(snapshot);
+    const name = `${mode}-${key}-${lang}-${size}`;
+    fs.writeFileSync(path.join(dir, `${name}.html`), html);
+    done.bytes += html.length;
+    const next = await stepped(tab, base);
+    if (next.html) {
+      fs.writeFileSync(path.join(dir, `${name}.next.html`), next.html);
+      done.bytes += next.html.length;
+      done.steps += 1;
+    } else {
+      done.skipped.push(`${query || '(bare address)'} ${size} ${lang}: ${next.why}`);
+    }
+  }
+  await Promise.all(Object.values(tabs).map((t) => t.context().close()));
+}
+
+/**
+ * The step poster of the frame `tab` shows: Step pressed on the live page, the query it then
+ * writes, and the first paint of a fresh load of that query — the frame the app mounts at when
+ * a reader pressed Step on the poster. Kept only if that first paint is the stepped page's
+ * markup exactly (else the swap to the live page would jump): { html } or { why }.
+ */
+async function stepped(tab, base) {
+  const before = await tab.evaluate(() => document.getElementById('ls-position')?.textContent);
+  const step = tab.locator('#ls-step');
+  if (!(await step.isVisible()) || (await step.isDisabled())) return { why: 'no Step button' };
+  await step.click();
+  await settled(tab);
+  const after = await tab.evaluate(() => document.getElementById('ls-position')?.textContent);
+  if (after === before) return { why: 'Step does not move' };
+  // The app writes the address bar a moment after a step (state.rs sync_url, 250 ms).
+  await tab.waitForTimeout(400);
+  const live = await tab.evaluate(snapshot);
+  const query = await tab.evaluate(() => location.search);
+  await tab.goto(`${base}${query}`);
+  await settled(tab);
+  const fresh = await tab.evaluate(snapshot);
+  if (fresh !== live) return { why: `the first paint of ${query} is not the stepped page` };
+  return { html: fresh };
 }
 
 async function main() {
@@ -153,14 +205,15 @@ async function main() {
     const file = path.join(dist, page);
     if (!fs.existsSync(file)) continue;
     const started = Date.now();
-    const { list, bytes } = await posters(browser, srv.url, page, path.join(dist, sub));
+    const { list, bytes, steps, skipped } = await posters(browser, srv.url, page, path.join(dist, sub));
     const index = { d: sub, s: { p: PAGE_SIZES, e: EMBED_SIZES }, k: list.map(([mode, key]) => `${mode}:${key}`) };
     const html = fs.readFileSync(file, 'utf8');
     if (!html.includes('var P = {};')) throw new Error(`${page} has no poster loader (var P = {};)`);
     fs.writeFileSync(file, html.replace('var P = {};', `var P = ${JSON.stringify(index)};`));
     const n = list.reduce((a, [mode]) => a + (mode === 'p' ? PAGE_SIZES : EMBED_SIZES).length, 0) * 2;
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`posters: ${n} of ${page} in dist/${sub} (${(bytes / 1e6).toFixed(1)} MB) in ${secs} s`);
+    console.log(`posters: ${n} of ${page} and ${steps} step posters in dist/${sub} (${(bytes / 1e6).toFixed(1)} MB) in ${secs} s`);
+    for (const s of skipped) console.log(`  no step poster: ${s}`);
   }
   await browser.close();
   srv.close();

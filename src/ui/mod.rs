@@ -214,7 +214,12 @@ fn extras() -> impl IntoView {
 #[component]
 fn EmbedLayout() -> impl IntoView {
     let app = expect_context::<App>();
-    let full = move || app.share_url(false);
+    // The frame the reader is at: a reader who stepped on opens the page there.
+    let full = move || {
+        app.sim.track();
+        app.lang.track();
+        app.share_url(false)
+    };
     view! {
         <dialogs::ErrorBanner/>
         <main class="ls-embed">

@@ -136,18 +136,75 @@ test('a window of a size no poster was taken at gets the nearest one, scaled, an
   }
 });
 
-test('Step pressed on the poster before the WebAssembly arrives is done once the page is live', async () => {
-  const { page, context, release } = await held('?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
+/** Where Step leads from `query` on the live page, and the address it then writes. */
+async function liveStep(query, { width, height, locale }) {
+  const context = await browser.newContext({ viewport: { width, height }, locale, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${srv.url}${query}`);
+    await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
+    const before = await page.locator('#ls-position').textContent();
+    await page.locator('#ls-step').click();
+    await page.waitForFunction((b) => document.getElementById('ls-position').textContent !== b, before);
+    await page.waitForTimeout(400); // the app writes the address a moment after a step
+    return { position: await page.locator('#ls-position').textContent(), search: await page.evaluate(() => location.search) };
+  } finally {
+    await context.close();
+  }
+}
+
+const SHOWN = '.ls-boot--poster [data-poster-id="ls-position"]';
+for (const [name, query, size] of [
+  ['an embed link at a key frame', '?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' }],
+  ['the bare address in a Chinese browser', '', { width: 1440, height: 900, locale: 'zh-CN' }],
+]) {
+  test(`${name}: Step on the poster shows the frame one step on at once, and the page goes live there without a jump`, async () => {
+    const want = await liveStep(query, size);
+    const { page, context, release } = await held(query, size);
+    try {
+      await page.locator('.ls-boot--poster [data-poster-id="ls-step"]').click();
+      await page.waitForFunction(([sel, p]) => document.querySelector(sel)?.textContent === p, [SHOWN, want.position], { timeout: 10000 });
+      const params = (search) => [...new URLSearchParams(search)].sort();
+      assert.deepEqual(params(await page.evaluate(() => location.search)), params(want.search), 'the address names the frame shown');
+      assert.equal(await page.locator('.ls-poster-pressed').count(), 0, 'nothing is left for the live page to press');
+      const poster = await page.screenshot();
+      await release();
+      assert.equal(await page.locator('#ls-position').textContent(), want.position, 'the live page starts where the poster is');
+      const off = await difference(page, poster, await page.screenshot());
+      assert.ok(off < 0.003, `${(off * 100).toFixed(2)} % of the pixels differ between the step poster and the live page`);
+      const frames = await page.evaluate(() => window.__frames);
+      assert.equal(frames.slice(frames.findIndex(([p]) => p)).filter(([p, l]) => !p && !l).length, 0, 'no frame without a drawing');
+      await page.waitForTimeout(500);
+      assert.equal(await page.locator('#ls-position').textContent(), want.position, 'the press was done once, not again');
+      const open = page.locator('.ls-embed__open');
+      if (await open.count()) assert.match(await open.getAttribute('href'), new RegExp(`[?&]${want.search.match(/at=\d+/)[0]}&`), 'the open link leads to the frame shown');
+    } catch (e) {
+      await screenshotOnFailure(page, `step poster ${name}`);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('a second Step pressed on the poster is kept, and done once the page is live', async () => {
+  const query = '?preset=holder-crash&at=40&embed=1&lang=en';
+  const size = { width: 800, height: 500, locale: 'en-US' };
+  const want = await liveStep(query, size);
+  const { page, context, release } = await held(query, size);
   try {
     const step = page.locator('.ls-boot--poster [data-poster-id="ls-step"]');
     await step.click();
+    await page.waitForFunction(([sel, p]) => document.querySelector(sel)?.textContent === p, [SHOWN, want.position], { timeout: 10000 });
+    await step.click();
     assert.ok(await step.evaluate((b) => b.classList.contains('ls-poster-pressed')), 'the pressed button shows it');
     await release();
-    await page.waitForFunction(() => /^step (\d+)/.test(document.querySelector('#ls-position')?.textContent ?? '')
-      && Number(RegExp.$1) > 40, null, { timeout: 15000 });
+    const at = Number(want.position.match(/^step (\d+)/)[1]);
+    await page.waitForFunction((n) => /^step (\d+)/.test(document.querySelector('#ls-position')?.textContent ?? '')
+      && Number(RegExp.$1) > n, at, { timeout: 15000 });
     assert.equal(await page.locator('[tabindex="-1"][data-poster-id]').count(), 0, 'the poster is gone');
   } catch (e) {
-    await screenshotOnFailure(page, 'poster step pressed early');
+    await screenshotOnFailure(page, 'poster step pressed twice');
     throw e;
   } finally {
     await context.close();
