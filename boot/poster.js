@@ -84,19 +84,31 @@
       ready = html;
       if (pressed && pressed.getAttribute('data-poster-id') === 'ls-step' && step()) pressed = null;
     });
-    boot.addEventListener('click', function (e) {
-      var b = e.target.closest && e.target.closest('[data-poster-id]');
-      var id = b && b.getAttribute('data-poster-id');
-      if (PRESSABLE.indexOf(id) < 0) return;
-      e.preventDefault();
-      if (!pressed && id === 'ls-step' && step()) return;
+    var press = function (b) {
+      if (!pressed && b.getAttribute('data-poster-id') === 'ls-step' && step()) return;
       if (pressed && pressed.isConnected) pressed.classList.remove('ls-poster-pressed');
       pressed = b;
       b.classList.add('ls-poster-pressed');
+    };
+    boot.addEventListener('click', function (e) {
+      var b = e.target.closest && e.target.closest('[data-poster-id]');
+      if (!b || PRESSABLE.indexOf(b.getAttribute('data-poster-id')) < 0) return;
+      e.preventDefault();
+      press(b);
     });
+    // The live page's keys (controls.rs install_keyboard), until the live page has them.
+    var KEYS = { ArrowRight: 'ls-step', ArrowLeft: 'ls-back', ' ': 'ls-play', Home: 'ls-first', End: 'ls-last' };
+    var keys = function (e) {
+      var b = KEYS[e.key] && boot.querySelector('[data-poster-id="' + KEYS[e.key] + '"]');
+      if (!b || started() || e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+      e.preventDefault();
+      press(b);
+    };
+    addEventListener('keydown', keys);
     new MutationObserver(function (records, obs) {
       if (document.getElementById('ls-boot')) return;
       obs.disconnect();
+      removeEventListener('keydown', keys);
       var live = pressed && document.getElementById(pressed.getAttribute('data-poster-id'));
       if (live) live.click();
     }).observe(document.body, { childList: true });

@@ -187,16 +187,16 @@ for (const [name, query, size] of [
   });
 }
 
-test('a second Step pressed on the poster is kept, and done once the page is live', async () => {
+test('→ on a poster steps as the live page\'s key does: the first shows the step poster, a second is kept and done once the page is live', async () => {
   const query = '?preset=holder-crash&at=40&embed=1&lang=en';
   const size = { width: 800, height: 500, locale: 'en-US' };
   const want = await liveStep(query, size);
   const { page, context, release } = await held(query, size);
   try {
     const step = page.locator('.ls-boot--poster [data-poster-id="ls-step"]');
-    await step.click();
+    await page.keyboard.press('ArrowRight');
     await page.waitForFunction(([sel, p]) => document.querySelector(sel)?.textContent === p, [SHOWN, want.position], { timeout: 10000 });
-    await step.click();
+    await page.keyboard.press('ArrowRight');
     assert.ok(await step.evaluate((b) => b.classList.contains('ls-poster-pressed')), 'the pressed button shows it');
     await release();
     const at = Number(want.position.match(/^step (\d+)/)[1]);
@@ -204,7 +204,7 @@ test('a second Step pressed on the poster is kept, and done once the page is liv
       && Number(RegExp.$1) > n, at, { timeout: 15000 });
     assert.equal(await page.locator('[tabindex="-1"][data-poster-id]').count(), 0, 'the poster is gone');
   } catch (e) {
-    await screenshotOnFailure(page, 'poster step pressed twice');
+    await screenshotOnFailure(page, 'poster stepped by keys');
     throw e;
   } finally {
     await context.close();
