@@ -27,7 +27,8 @@
     };
     // The frame one Step on is asked for beside it (a few KB): a reader who presses Step on the
     // poster sees it at once.
-    var next = got(file + '.next.html').catch(function () { return null; });
+    var next = (P.n || []).indexOf(mode + ':' + key) < 0 ? Promise.resolve(null)
+      : got(file + '.next.html').catch(function () { return null; });
     got(file + '.html').then(function (html) {
       if (html === null) return;
       var show = function () {

@@ -206,7 +206,12 @@ async function main() {
     if (!fs.existsSync(file)) continue;
     const started = Date.now();
     const { list, bytes, steps, skipped } = await posters(browser, srv.url, page, path.join(dist, sub));
-    const index = { d: sub, s: { p: PAGE_SIZES, e: EMBED_SIZES }, k: list.map(([mode, key]) => `${mode}:${key}`) };
+    // n: the posters with a step poster at every size and in both languages (the loader asks
+    // for no other: a missing file would be a failed request in the console).
+    const stepped = list.filter(([mode, key]) => Object.keys(LANGS).every((lang) => (mode === 'p' ? PAGE_SIZES : EMBED_SIZES)
+      .every((size) => fs.existsSync(path.join(dist, sub, `${mode}-${key}-${lang}-${size}.next.html`)))));
+    const index = { d: sub, s: { p: PAGE_SIZES, e: EMBED_SIZES }, k: list.map(([mode, key]) => `${mode}:${key}`),
+      n: stepped.map(([mode, key]) => `${mode}:${key}`) };
     const html = fs.readFileSync(file, 'utf8');
     if (!html.includes('var P = {};')) throw new Error(`${page} has no poster loader (var P = {};)`);
     fs.writeFileSync(file, html.replace('var P = {};', `var P = ${JSON.stringify(index)};`));

@@ -211,6 +211,23 @@ test('→ on a poster steps as the live page\'s key does: the first shows the st
   }
 });
 
+test("a key frame where Step does not move (a run's end) has no step poster: none is asked for, and a press waits for the live page", async () => {
+  assert.ok(listed('index.html').includes('e:gc-pause.77'));
+  const { page, context, release } = await held('?preset=gc-pause&at=77&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
+  try {
+    const asked = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    assert.ok(asked.some((u) => u.includes('/posters/e-gc-pause.77-en-800x500.html')), 'the poster was asked for');
+    assert.deepEqual(asked.filter((u) => u.includes('.next.html')), [], 'no step poster was asked for');
+    await page.locator('.ls-boot--poster [data-poster-id="ls-back"]').click();
+    assert.equal(await page.locator('.ls-poster-pressed').count(), 1, 'the press is kept');
+    await release();
+    await page.waitForFunction(() => /^step (\d+)/.test(document.querySelector('#ls-position')?.textContent ?? '')
+      && Number(RegExp.$1) < 77, null, { timeout: 15000 });
+  } finally {
+    await context.close();
+  }
+});
+
 test("a poster's links lead where the live page's do, on the host that serves it", async () => {
   const { page, context, release } = await held('?preset=holder-crash&at=40&embed=1&lang=en', { width: 800, height: 500, locale: 'en-US' });
   try {
