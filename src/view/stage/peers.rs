@@ -3,8 +3,12 @@
 
 use super::Builder;
 use crate::view::frame::MessageDot;
+use crate::view::geometry::Type;
 use crate::view::palette::{self, VIOLATION};
-use crate::view::scene::Anchor;
+use crate::view::scene::{Anchor, Shape};
+
+/// How far a label's white halo reaches past its letters (half its stroke).
+pub(super) const HALO: f32 = 2.0;
 
 impl Builder<'_> {
     /// A message between servers is labelled left of its dot, over the rows, on a white halo:
@@ -23,10 +27,19 @@ impl Builder<'_> {
         let small = self.g.ty.small;
         let line = small as f32 * 1.15;
         let base = y + small as f32 * 0.35;
-        let Some(y) = [0.0, -1.0, 1.0, -2.0, 2.0]
+        // Off the rows' words where a line up or down is clear of them (a server's czxid
+        // under "PROPOSAL"), else on its halo over them.
+        let left = x - Type::width(&text, small, true);
+        let places: Vec<f32> = [0.0, -1.0, 1.0, -2.0, 2.0]
             .into_iter()
             .map(|k| base + k * line)
-            .find(|y| self.lane_free(*y, line))
+            .filter(|y| self.lane_free(*y, line))
+            .collect();
+        let Some(y) = places
+            .iter()
+            .copied()
+            .find(|y| !self.over_words(left, x, *y, small))
+            .or(places.first().copied())
         else {
             return;
         };
@@ -43,18 +56,46 @@ impl Builder<'_> {
         t.fill = Some(ink);
         t.attrs.push(("paint-order", "stroke".into()));
         t.attrs.push(("stroke", "#ffffff".into()));
-        t.attrs.push(("stroke-width", "4".into()));
+        t.attrs.push(("stroke-width", format!("{}", HALO * 2.0)));
         if m.lost {
             t.data.push(("evidence", "peer-lost".into()));
         }
         t.transient = transient;
     }
 
-    /// No label between servers is drawn within a line of `y` yet.
+    /// No label between servers is drawn within a line of `y` yet (the next line is free: half
+    /// a pixel of slack, as `base + k * line` rounds).
     fn lane_free(&self, y: f32, line: f32) -> bool {
         !self.items.iter().any(|i| {
             i.class.contains("--peer")
-                && matches!(&i.shape, crate::view::scene::Shape::Text(t) if (t.y - y).abs() < line)
+                && matches!(&i.shape, Shape::Text(t) if (t.y - y).abs() < line - 0.5)
+        })
+    }
+
+    /// A label from `left` to `right` on baseline `y`, or its halo, would lie over a word drawn
+    /// before it that is not another label on the lane.
+    fn over_words(&self, left: f32, right: f32, y: f32, size: u16) -> bool {
+        let (left, right) = (left - HALO, right + HALO);
+        let (top, bottom) = (
+            y - f32::from(size) * 0.8 - HALO,
+            y + f32::from(size) * 0.2 + HALO,
+        );
+        self.items.iter().any(|i| {
+            let Shape::Text(t) = &i.shape else {
+                return false;
+            };
+            if i.class.contains("--peer") {
+                return false;
+            }
+            let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
+            let w = Type::width(&text, t.size, t.mono);
+            let l = match t.anchor {
+                Anchor::Start => t.x,
+                Anchor::Middle => t.x - w / 2.0,
+                Anchor::End => t.x - w,
+            };
+            let s = f32::from(t.size);
+            l < right && left < l + w && t.y - s * 0.8 < bottom && top < t.y + s * 0.2
         })
     }
 
