@@ -43,10 +43,11 @@ import { DIST } from './harness.mjs';
 // (timeline marks nudged apart, the position's widest text reserved, a message label clear of a
 // cut wire's word, Redis replies as redis-cli prints them, a zxid token in hex): lean 453,440 →
 // 455,194 B (+1.8 KB; the services' detectors are kept out of it by `crate::FULL`), full
-// 722,816 → 727,267 B (+4.5 KB).
+// 722,816 → 727,267 B (+4.5 KB). Raised by labels between servers kept off the rows' words
+// (`view/stage/peers.rs` over_words): full 727,461 → 727,976 B (+0.5 KB).
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 455_600, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 727_700, goal: 520_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 728_200, goal: 520_000 },
 };
 
 export function sizes(page) {

@@ -56,7 +56,8 @@ impl Builder<'_> {
         t.fill = Some(ink);
         t.attrs.push(("paint-order", "stroke".into()));
         t.attrs.push(("stroke", "#ffffff".into()));
-        t.attrs.push(("stroke-width", format!("{}", HALO * 2.0)));
+        // Twice HALO, written out: formatting a float would bring its machinery into the wasm.
+        t.attrs.push(("stroke-width", "4".into()));
         if m.lost {
             t.data.push(("evidence", "peer-lost".into()));
         }
