@@ -24,6 +24,22 @@ pub struct Text {
     pub mono: bool,
 }
 
+impl Text {
+    /// Its box as measured (left, right, top, bottom), its width times `widen` (a bold run is
+    /// drawn wider than it is measured).
+    pub fn bounds(&self, widen: f32) -> (f32, f32, f32, f32) {
+        let text: String = self.parts.iter().map(|(p, _)| p.as_str()).collect();
+        let w = super::geometry::Type::width(&text, self.size, self.mono) * widen;
+        let left = match self.anchor {
+            Anchor::Start => self.x,
+            Anchor::Middle => self.x - w / 2.0,
+            Anchor::End => self.x - w,
+        };
+        let size = f32::from(self.size);
+        (left, left + w, self.y - size * 0.8, self.y + size * 0.2)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
     Rect {

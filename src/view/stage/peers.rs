@@ -81,22 +81,12 @@ impl Builder<'_> {
             y - f32::from(size) * 0.8 - HALO,
             y + f32::from(size) * 0.2 + HALO,
         );
-        self.items.iter().any(|i| {
-            let Shape::Text(t) = &i.shape else {
-                return false;
-            };
-            if i.class.contains("--peer") {
-                return false;
+        self.items.iter().any(|i| match &i.shape {
+            Shape::Text(t) if !i.class.contains("--peer") => {
+                let (l, r, t, b) = t.bounds(1.0);
+                l < right && left < r && t < bottom && top < b
             }
-            let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
-            let w = Type::width(&text, t.size, t.mono);
-            let l = match t.anchor {
-                Anchor::Start => t.x,
-                Anchor::Middle => t.x - w / 2.0,
-                Anchor::End => t.x - w,
-            };
-            let s = f32::from(t.size);
-            l < right && left < l + w && t.y - s * 0.8 < bottom && top < t.y + s * 0.2
+            _ => false,
         })
     }
 

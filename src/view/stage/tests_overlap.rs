@@ -4,28 +4,30 @@
 
 use super::tests_labels::every_frame;
 use super::{scene, Opts};
-use crate::view::geometry::Type;
-use crate::view::scene::{Anchor, Scene, Shape};
+use crate::view::scene::{Scene, Shape, Text};
 
-/// Each text item whose key ends in `suffix`: (left, right, top, bottom, text).
-fn boxes(s: &Scene, suffix: &str) -> Vec<(f32, f32, f32, f32, String)> {
+/// A text's box as drawn and its words: (left, right, top, bottom, text).
+fn text_box(t: &Text) -> Box4 {
+    // Bold: a tenth wider than the regular face it is measured in.
+    let bold = t.parts.iter().any(|(_, b)| *b);
+    let (left, right, top, bottom) = t.bounds(if bold { 1.1 } else { 1.0 });
+    (
+        left,
+        right,
+        top,
+        bottom,
+        t.parts.iter().map(|(p, _)| p.as_str()).collect(),
+    )
+}
+
+/// Each text item whose key ends in `suffix`.
+fn boxes(s: &Scene, suffix: &str) -> Vec<Box4> {
     s.items
         .iter()
         .filter(|i| i.key.ends_with(suffix))
-        .filter_map(|i| {
-            let Shape::Text(t) = &i.shape else {
-                return None;
-            };
-            let text: String = t.parts.iter().map(|(p, _)| p.as_str()).collect();
-            let bold = t.parts.iter().any(|(_, b)| *b);
-            let w = Type::width(&text, t.size, t.mono) * if bold { 1.1 } else { 1.0 };
-            let left = match t.anchor {
-                Anchor::Start => t.x,
-                Anchor::Middle => t.x - w / 2.0,
-                Anchor::End => t.x - w,
-            };
-            let size = f32::from(t.size);
-            Some((left, left + w, t.y - size * 0.8, t.y + size * 0.2, text))
+        .filter_map(|i| match &i.shape {
+            Shape::Text(t) => Some(text_box(t)),
+            _ => None,
         })
         .collect()
 }
@@ -55,18 +57,18 @@ fn a_message_label_never_lies_over_a_cut_wires_word() {
 
 /// Each text item whose class says it is a label on the lane between servers, and every other.
 fn peer_and_rest(s: &Scene) -> (Vec<Box4>, Vec<Box4>) {
-    let all = boxes(s, "");
-    let peer: Vec<bool> = s
-        .items
-        .iter()
-        .filter(|i| matches!(i.shape, Shape::Text(_)))
-        .map(|i| i.class.contains("--peer"))
-        .collect();
-    let (a, b): (Vec<_>, Vec<_>) = all.into_iter().zip(peer).partition(|(_, p)| *p);
-    (
-        a.into_iter().map(|(b, _)| b).collect(),
-        b.into_iter().map(|(b, _)| b).collect(),
-    )
+    let (mut peers, mut rest) = (Vec::new(), Vec::new());
+    for i in &s.items {
+        if let Shape::Text(t) = &i.shape {
+            let side = if i.class.contains("--peer") {
+                &mut peers
+            } else {
+                &mut rest
+            };
+            side.push(text_box(t));
+        }
+    }
+    (peers, rest)
 }
 
 type Box4 = (f32, f32, f32, f32, String);
