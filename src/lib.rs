@@ -25,6 +25,7 @@ pub mod replay;
 pub mod services;
 pub mod sim;
 pub mod sort;
+pub mod sorted;
 pub mod view;
 pub mod words;
 

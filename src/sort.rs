@@ -6,7 +6,6 @@
 //! moves the elements into place, so the sorting code exists once. Stable, O(n log n).
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` stably by `cmp`.
 pub fn by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
@@ -26,25 +25,6 @@ pub fn by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
 /// Sorts `v` in its natural order.
 pub fn all<T: Ord>(v: &mut [T]) {
     by(v, T::cmp);
-}
-
-/// Collects an ordered map by inserting (a later key wins, as with `collect`): `BTreeMap`'s
-/// own `FromIterator` sorts a vector first, another copy of the sort per key type.
-pub fn map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut m = BTreeMap::new();
-    for (k, v) in items {
-        m.insert(k, v);
-    }
-    m
-}
-
-/// Collects an ordered set by inserting (see [`map`]).
-pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut s = BTreeSet::new();
-    for t in items {
-        s.insert(t);
-    }
-    s
 }
 
 /// The one instantiation of the standard sort.

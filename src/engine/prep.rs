@@ -1,7 +1,7 @@
 //! Request validation in the server's exact check order (`PrepRequestProcessor`): turns a write
 //! into a transaction or an error, against the tree plus the pending changes of the same multi.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::path;
 use super::protocol::{Data, MultiOp};
@@ -46,7 +46,7 @@ struct Rec {
 pub struct Pending<'a> {
     tree: &'a DataTree,
     /// Changes prepared so far in this request, the latest per path (a multi may be long).
-    overlay: BTreeMap<String, Option<Rec>>,
+    overlay: SortedMap<String, Option<Rec>>,
     session: SessionId,
 }
 
@@ -54,7 +54,7 @@ impl<'a> Pending<'a> {
     pub fn new(tree: &'a DataTree, session: SessionId) -> Self {
         Pending {
             tree,
-            overlay: BTreeMap::new(),
+            overlay: SortedMap::new(),
             session,
         }
     }

@@ -1,7 +1,7 @@
 //! Sessions on the server side (`SessionTrackerImpl` + `ExpiryQueue`): timeout negotiation,
 //! touches, and expiry deadlines rounded up to the next multiple of tickTime.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use super::types::{SessionId, SessionMap, Time, Work};
 
@@ -23,7 +23,7 @@ pub struct Session {
 pub struct SessionTracker {
     sessions: SessionMap<Session>,
     /// (deadline, id) of every session not closing: a function of `sessions`.
-    deadlines: BTreeSet<(Time, SessionId)>,
+    deadlines: SortedSet<(Time, SessionId)>,
     next_id: u64,
     tick_time_ms: u64,
     work: Work,
@@ -33,7 +33,7 @@ impl SessionTracker {
     pub fn new(tick_time_ms: u64) -> Self {
         SessionTracker {
             sessions: SessionMap::default(),
-            deadlines: BTreeSet::new(),
+            deadlines: SortedSet::new(),
             next_id: SessionId::FIRST.0,
             tick_time_ms: tick_time_ms.max(1),
             work: Work::default(),

@@ -1,7 +1,7 @@
 //! The data tree (`DataTree.java`): znodes, their persisted stat, the hidden per-parent create
 //! counter, and the per-session ephemeral sets. Only applies transactions that were validated.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::javaset::JavaHashSet;
 use super::path;
@@ -23,7 +23,7 @@ pub struct Znode {
     pub aversion: i32,
     /// Read-only ACL (`READ_ACL_UNSAFE`): only `/zookeeper/config` has one on a default server.
     pub read_only: bool,
-    pub children: BTreeSet<String>,
+    pub children: SortedSet<String>,
 }
 
 impl Znode {
@@ -40,7 +40,7 @@ impl Znode {
             create_counter: 0,
             aversion: 0,
             read_only: false,
-            children: BTreeSet::new(),
+            children: SortedSet::new(),
         }
     }
 
@@ -69,9 +69,9 @@ impl Znode {
 /// The whole tree. Keys are canonical paths; the root is `/` and also answers to `""`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DataTree {
-    nodes: BTreeMap<String, Znode>,
+    nodes: SortedMap<String, Znode>,
     ephemerals: SessionMap<JavaHashSet>,
-    containers: BTreeSet<String>,
+    containers: SortedSet<String>,
 }
 
 impl Default for DataTree {
@@ -84,7 +84,7 @@ impl DataTree {
     /// A fresh server's tree: `/`, `/zookeeper`, `/zookeeper/config`, `/zookeeper/quota`, all
     /// attached without counting, so `/` shows cversion −1 and `/zookeeper` −2.
     pub fn new() -> Self {
-        let mut nodes = BTreeMap::new();
+        let mut nodes = SortedMap::new();
         let empty = || Znode::new(Some(Vec::new()), NodeKind::Persistent, 0, 0);
         let mut root = empty();
         root.children.insert("zookeeper".into());
@@ -102,7 +102,7 @@ impl DataTree {
         DataTree {
             nodes,
             ephemerals: SessionMap::default(),
-            containers: BTreeSet::new(),
+            containers: SortedSet::new(),
         }
     }
 

@@ -64,7 +64,7 @@ impl std::hash::Hash for Work {
 /// own bank.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionMap<V> {
-    banks: std::collections::BTreeMap<u8, Vec<Option<V>>>,
+    banks: crate::sorted::SortedMap<u8, Vec<Option<V>>>,
     len: usize,
 }
 

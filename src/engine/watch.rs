@@ -2,7 +2,7 @@
 //! exists, even on a missing node) and child watches (set by getChildren). At most one entry per
 //! (table, path, session), so a session gets one notification per event however often it asked.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::types::{SessionId, Work};
 
@@ -16,28 +16,28 @@ pub enum WatchTable {
 }
 
 /// The sessions watching one path, sorted and without duplicates.
-type Watchers = BTreeSet<SessionId>;
+type Watchers = SortedSet<SessionId>;
 
 /// Both tables: path → sessions watching it; and per session what it watches (`removeCnxn`
 /// drops a session's watches without searching every path).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
-    data: BTreeMap<String, Watchers>,
-    child: BTreeMap<String, Watchers>,
+    data: SortedMap<String, Watchers>,
+    child: SortedMap<String, Watchers>,
     /// Every watch as (session, table, path): a function of the two tables.
-    by_session: BTreeSet<(SessionId, WatchTable, String)>,
+    by_session: SortedSet<(SessionId, WatchTable, String)>,
     work: Work,
 }
 
 impl Watches {
-    fn table(&self, t: WatchTable) -> &BTreeMap<String, Watchers> {
+    fn table(&self, t: WatchTable) -> &SortedMap<String, Watchers> {
         match t {
             WatchTable::Data => &self.data,
             WatchTable::Child => &self.child,
         }
     }
 
-    fn table_mut(&mut self, t: WatchTable) -> &mut BTreeMap<String, Watchers> {
+    fn table_mut(&mut self, t: WatchTable) -> &mut SortedMap<String, Watchers> {
         match t {
             WatchTable::Data => &mut self.data,
             WatchTable::Child => &mut self.child,
@@ -150,7 +150,7 @@ impl Watches {
         self.data
             .values()
             .chain(self.child.values())
-            .map(BTreeSet::len)
+            .map(SortedSet::len)
             .sum()
     }
 

@@ -1,7 +1,7 @@
 //! Running a parsed script through the engine and rendering what each session saw, in the
 //! replay output format (`shared/reference/replay-format.md`).
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use serde_json::{json, Value};
 
@@ -13,8 +13,8 @@ use crate::engine::{
 /// Script state: which session each index currently names, and the reverse map for owners.
 pub(super) struct Runner {
     server: Server,
-    current: BTreeMap<i64, SessionId>,
-    index_of: BTreeMap<SessionId, i64>,
+    current: SortedMap<i64, SessionId>,
+    index_of: SortedMap<SessionId, i64>,
     xid: i32,
 }
 
@@ -31,8 +31,8 @@ impl Runner {
     pub(super) fn new() -> Runner {
         Runner {
             server: Server::new(ServerConfig::default()),
-            current: BTreeMap::new(),
-            index_of: BTreeMap::new(),
+            current: SortedMap::new(),
+            index_of: SortedMap::new(),
             xid: 0,
         }
     }
@@ -64,7 +64,7 @@ impl Runner {
             }
             (_, None) => Vec::new(),
         };
-        let mut events: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut events: SortedMap<String, Vec<Value>> = SortedMap::new();
         let mut result = None;
         for o in outputs {
             match o {

@@ -8,17 +8,17 @@ use super::world::World;
 use super::StepRecord;
 use crate::recipes::{HoldMode, Recipe};
 use crate::services::{Lifetime, ServiceKind};
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 /// What the detectors remember from the step before.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     /// Each client's watched paths.
-    watched: BTreeMap<usize, Vec<String>>,
+    watched: SortedMap<usize, Vec<String>>,
     /// Keys with an owner and no expiry.
     forever: Vec<String>,
     /// Row → the connection holding its lock.
-    row_holders: BTreeMap<String, usize>,
+    row_holders: SortedMap<String, usize>,
     /// A watch fired since the client last moved its watch.
     woken: Vec<usize>,
     /// Observers' reads on their way.
@@ -55,7 +55,7 @@ impl Finder {
             }
             self.memory.forever = now;
         }
-        let holders: BTreeMap<String, usize> = entries
+        let holders: SortedMap<String, usize> = entries
             .iter()
             .filter_map(|e| e.row_lock().map(|(h, _)| (e.id(), h)))
             .collect();
@@ -84,7 +84,7 @@ impl Finder {
 
     /// A woken waiter now watches a different node than before.
     fn rewatch(&mut self, w: &World, r: &StepRecord) {
-        let mut now: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        let mut now: SortedMap<usize, Vec<String>> = SortedMap::new();
         for x in w.service.watches() {
             now.entry(x.conn).or_default().push(x.path);
         }

@@ -5,7 +5,7 @@ use super::client::{Client, Outgoing, Proc};
 use super::network::Latency;
 use super::rng::SimRng;
 use super::scenario::Command;
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use super::types::{ClientId, Node, Payload, Tick};
 use super::world::World;
@@ -245,13 +245,12 @@ impl World {
             let found = names.iter().find(|i| i.id == *s).map(|i| i.name.clone());
             found.unwrap_or_else(|| format!("server {}", s + 1))
         };
-        let side: BTreeSet<Node> = crate::sort::set(
-            clients
-                .iter()
-                .filter(|c| **c < self.clients.len())
-                .map(|c| Node::Client(*c))
-                .chain(servers.iter().map(|s| Node::Server(*s))),
-        );
+        let side: SortedSet<Node> = clients
+            .iter()
+            .filter(|c| **c < self.clients.len())
+            .map(|c| Node::Client(*c))
+            .chain(servers.iter().map(|s| Node::Server(*s)))
+            .collect();
         let said: Vec<String> = side
             .iter()
             .map(|n| match n {

@@ -2,7 +2,7 @@
 //! flight), FIFO per link, latency drawn from the world's PRNG, and link faults (partition, a
 //! reply lost with its connection). It knows nothing about ZooKeeper.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +75,7 @@ pub struct Network {
     /// Servers that are down, by id.
     down: Vec<bool>,
     /// A partition: the nodes on one side (every other node is on the other).
-    pub split: Option<BTreeSet<Node>>,
+    pub split: Option<SortedSet<Node>>,
 }
 
 /// A set of client ids (dense: a flag per client).

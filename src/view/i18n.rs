@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn every_label_exists_in_both_languages_once() {
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = crate::sorted::SortedSet::new();
         for (k, en, zh) in LABELS.iter().chain(SVC_LABELS) {
             assert!(seen.insert(*k), "duplicate key {k}");
             assert!(!en.is_empty() && !zh.is_empty(), "{k}");

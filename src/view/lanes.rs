@@ -120,9 +120,9 @@ pub struct Around {
     watches: Vec<crate::services::Watch>,
     entries: Vec<crate::services::Entry>,
     /// Client → the client whose row lock it waits for.
-    row_wait: std::collections::BTreeMap<usize, usize>,
+    row_wait: crate::sorted::SortedMap<usize, usize>,
     /// Clients a watch event is on its way to.
-    notified: std::collections::BTreeSet<usize>,
+    notified: crate::sorted::SortedSet<usize>,
     /// The leader's copy has the lock node (`None`: no leader).
     leader_lock: Option<bool>,
 }
@@ -130,21 +130,20 @@ pub struct Around {
 impl Around {
     pub fn new(w: &World) -> Around {
         let entries = w.service.entries(w.now);
-        let row_wait = crate::sort::map(
-            entries
-                .iter()
-                .filter_map(|e| e.row_lock())
-                .flat_map(|(h, waiting)| waiting.into_iter().map(move |c| (c, h))),
-        );
-        let notified = crate::sort::set(
-            w.net
-                .in_flight()
-                .filter(|e| matches!(&e.payload, Payload::Down(d) if d.is_event()))
-                .filter_map(|e| match e.to {
-                    Node::Client(c) => Some(c),
-                    _ => None,
-                }),
-        );
+        let row_wait = entries
+            .iter()
+            .filter_map(|e| e.row_lock())
+            .flat_map(|(h, waiting)| waiting.into_iter().map(move |c| (c, h)))
+            .collect();
+        let notified = w
+            .net
+            .in_flight()
+            .filter(|e| matches!(&e.payload, Payload::Down(d) if d.is_event()))
+            .filter_map(|e| match e.to {
+                Node::Client(c) => Some(c),
+                _ => None,
+            })
+            .collect();
         Around {
             leader_lock: crate::sim::detect_reads::leader_has_lock(w),
             watches: w.service.watches(),

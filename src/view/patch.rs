@@ -3,7 +3,7 @@
 //! new ones in place — so a step re-parses the few items that moved, not the whole picture.
 //! Falls back to rewriting everything when most of it changed or when keys repeat.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::scene::Scene;
 
@@ -61,7 +61,7 @@ pub fn diff(old: &Drawn, new: &Drawn) -> Patch {
             })
         })
         .collect();
-    let stays: std::collections::BTreeSet<usize> = crate::sort::set(kept.iter().flatten().copied());
+    let stays: crate::sorted::SortedSet<usize> = kept.iter().flatten().copied().collect();
     let remove: Vec<usize> = (0..old.len()).filter(|i| !stays.contains(i)).collect();
     let mut changed = remove.len();
     let mut edits = Vec::with_capacity(new.len());
@@ -85,8 +85,8 @@ pub fn diff(old: &Drawn, new: &Drawn) -> Patch {
 }
 
 /// Each key's place, or nothing when a key repeats.
-fn index(d: &Drawn) -> Option<BTreeMap<&str, usize>> {
-    let mut m = BTreeMap::new();
+fn index(d: &Drawn) -> Option<SortedMap<&str, usize>> {
+    let mut m = SortedMap::new();
     d.iter()
         .enumerate()
         .all(|(i, (k, _))| m.insert(k.as_str(), i).is_none())

@@ -6,7 +6,7 @@
 //! in creation order. A watch on a node that does not exist gets a row of its own while it is
 //! armed (the exists-watch of a lost wake-up).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::tracker::Lives;
 use crate::services::{on_server, server_of_id, Lifetime, ServerId};
@@ -70,13 +70,13 @@ pub struct Group {
 pub struct Plan {
     pub groups: Vec<Group>,
     pub lives: Vec<Life>,
-    by_id: BTreeMap<String, Vec<usize>>,
+    by_id: SortedMap<String, Vec<usize>>,
     /// Rows in all (headers included).
     pub rows: usize,
     /// The history length it was planned for.
     pub steps: u64,
     /// Directories drawn only as their children's header.
-    pub hidden: BTreeSet<String>,
+    pub hidden: SortedSet<String>,
 }
 
 /// The group an entry id belongs to: its parent path, on its server (`@1:` for server 1).
@@ -104,11 +104,11 @@ impl Plan {
     }
 
     /// Groups, then rows within each group (see the module's rules).
-    pub(super) fn assign(mut lives: Vec<Life>, servers: BTreeSet<ServerId>, steps: u64) -> Plan {
+    pub(super) fn assign(mut lives: Vec<Life>, servers: SortedSet<ServerId>, steps: u64) -> Plan {
         // A ghost (or a missing node's row) gives way when the same id comes back.
         // Lives are in birth order, so the first later life with the same id born after this
         // one died is the earliest.
-        let mut same: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut same: SortedMap<&str, Vec<usize>> = SortedMap::new();
         for (i, l) in lives.iter().enumerate() {
             same.entry(l.id.as_str()).or_default().push(i);
         }
@@ -175,12 +175,11 @@ impl Plan {
             prev = Some(g);
         }
         // A directory whose children are listed under its own header needs no row of its own.
-        let hidden: BTreeSet<String> = crate::sort::set(
-            groups
-                .iter()
-                .filter(|g| g.header && !on_other_server(&g.parent))
-                .map(|g| g.parent.clone()),
-        );
+        let hidden: SortedSet<String> = groups
+            .iter()
+            .filter(|g| g.header && !on_other_server(&g.parent))
+            .map(|g| g.parent.clone())
+            .collect();
         lives.retain(|l| !hidden.contains(&l.id));
         size_groups(&mut lives, &mut groups);
         let mut top = 0;
@@ -188,7 +187,7 @@ impl Plan {
             groups[g].top = top;
             top += groups[g].size + usize::from(groups[g].header);
         }
-        let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut by_id: SortedMap<String, Vec<usize>> = SortedMap::new();
         for (i, l) in lives.iter().enumerate() {
             by_id.entry(l.id.clone()).or_default().push(i);
         }
@@ -267,7 +266,7 @@ fn place(lives: &mut [Life], mine: &[usize]) -> usize {
         cap = cap.max(born - ends.partition_point(|e| *e <= at));
     }
     let mut used: Vec<(usize, u64)> = Vec::new();
-    let mut last: BTreeMap<String, usize> = BTreeMap::new();
+    let mut last: SortedMap<String, usize> = SortedMap::new();
     for &i in mine {
         let at = lives[i].born;
         used.retain(|(_, until)| at < *until);

@@ -5,7 +5,7 @@
 //! costs the steps that changed, not the whole run: a 200-client run at step 13,000 was
 //! replayed twice from its start at every re-plan before, which froze the page for seconds.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::plan::{Life, Plan};
 use crate::services::{on_server, server_of_id, Lifetime, Role, ServerId};
@@ -16,8 +16,8 @@ use crate::sim::{Action, Run, Simulation, StepRecord, World};
 #[derive(Clone, Debug, Default)]
 pub struct Lives {
     lives: Vec<Life>,
-    open: BTreeMap<(String, bool), usize>,
-    servers: BTreeSet<ServerId>,
+    open: SortedMap<(String, bool), usize>,
+    servers: SortedSet<ServerId>,
 }
 
 impl Lives {
@@ -41,12 +41,12 @@ impl Lives {
     fn look(&mut self, w: &World, step: u64) {
         self.servers
             .extend(w.service.servers().iter().map(|s| s.id));
-        let mut now: BTreeMap<(String, bool), (String, usize, Lifetime)> = crate::sort::map(
-            w.service
-                .entries(w.now)
-                .into_iter()
-                .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime()))),
-        );
+        let mut now: SortedMap<(String, bool), (String, usize, Lifetime)> = w
+            .service
+            .entries(w.now)
+            .into_iter()
+            .map(|e| ((e.id(), false), (e.name(), e.depth(), e.lifetime())))
+            .collect();
         for (id, name, depth) in missing_copies(w) {
             now.entry((id, true))
                 .or_insert((name, depth, Lifetime::Persistent));
@@ -66,10 +66,9 @@ impl Lives {
             alive
         });
         for ((id, phantom), (name, depth, lifetime)) in now {
-            if let std::collections::btree_map::Entry::Vacant(v) =
-                self.open.entry((id.clone(), phantom))
-            {
-                v.insert(self.lives.len());
+            let key = (id.clone(), phantom);
+            if !self.open.contains_key(&key) {
+                self.open.insert(key, self.lives.len());
                 let mut life = Life::new(id, name, depth, lifetime);
                 (life.born, life.phantom) = (step, phantom);
                 self.lives.push(life);

@@ -12,8 +12,8 @@ fn lerp(a: f32, b: f32, u: f32) -> f32 {
 /// their two states, new ones fade in or travel from where they enter, gone ones fade out.
 pub fn tween(prev: &Scene, next: &Scene, u: f32) -> Scene {
     let u = u.clamp(0.0, 1.0);
-    let before: std::collections::BTreeMap<&str, &Item> =
-        crate::sort::map(prev.items.iter().map(|i| (i.key.as_str(), i)));
+    let before: crate::sorted::SortedMap<&str, &Item> =
+        prev.items.iter().map(|i| (i.key.as_str(), i)).collect();
     let mut items: Vec<Item> = Vec::with_capacity(next.items.len());
     for n in &next.items {
         let mut it = n.clone();

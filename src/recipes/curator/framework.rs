@@ -20,7 +20,7 @@
 //! also need a first-connect hook and a request before the close in the ZooKeeper client
 //! library that every ZooKeeper recipe shares.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use crate::engine::{CreateMode, Request};
 
@@ -113,7 +113,7 @@ pub const MAX_RETRIES: u32 = 3;
 /// (a session event does not count). Releasing sends `checkWatches` for each, which leaves the
 /// watch on the server.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Watchers(BTreeSet<String>);
+pub struct Watchers(SortedSet<String>);
 
 impl Watchers {
     /// A watched read succeeded: its watcher is registered.

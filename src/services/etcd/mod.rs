@@ -8,7 +8,7 @@ pub mod service;
 pub mod store;
 pub mod types;
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +59,7 @@ pub struct Watcher {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Etcd {
     pub store: Store,
-    pub leases: BTreeMap<i64, Lease>,
+    pub leases: SortedMap<i64, Lease>,
     pub watchers: Vec<Watcher>,
     pub next_lease: i64,
 }

@@ -2,7 +2,7 @@
 //! each line as the recorder renders the real server's JSON answers. Lease IDs are named
 //! (`L1`, and `$L1` for the lowercase hex form used in mutex keys) so runs compare exactly.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::types::{CmpOp, Compare, Op, Order, RangeReq, Req, Target};
 use super::Etcd;
@@ -12,8 +12,8 @@ struct Replay {
     now: u64,
     leases: Vec<(String, i64)>,
     /// Watch messages received but not yet printed, per watch name.
-    inbox: BTreeMap<String, Vec<String>>,
-    watch_ids: BTreeMap<String, i64>,
+    inbox: SortedMap<String, Vec<String>>,
+    watch_ids: SortedMap<String, i64>,
 }
 
 /// Runs a script; the output has one line per input line.
@@ -22,8 +22,8 @@ pub fn run(text: &str) -> Vec<String> {
         etcd: Etcd::new(),
         now: 1_000_000,
         leases: Vec::new(),
-        inbox: BTreeMap::new(),
-        watch_ids: BTreeMap::new(),
+        inbox: SortedMap::new(),
+        watch_ids: SortedMap::new(),
     };
     text.lines().map(|l| r.line(l)).collect()
 }

@@ -1,7 +1,7 @@
 //! The MVCC key space: one store-wide revision, create/mod revisions and versions, range reads
 //! with etcd's sort/limit/filter rules, transactions, and the event history watches replay.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +10,7 @@ use super::types::{CmpOp, Compare, Event, EventKind, Kv, Op, OpResp, Order, Rang
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Store {
     pub revision: i64,
-    pub kvs: BTreeMap<String, Kv>,
+    pub kvs: SortedMap<String, Kv>,
     /// Every event, in revision order (no compaction).
     pub history: Vec<(i64, Event)>,
 }
@@ -19,7 +19,7 @@ impl Default for Store {
     fn default() -> Self {
         Store {
             revision: 1,
-            kvs: BTreeMap::new(),
+            kvs: SortedMap::new(),
             history: Vec::new(),
         }
     }

@@ -4,7 +4,7 @@
 //! its primary for a full resynchronisation, which arrives as one message with the whole
 //! keyspace (`FULLRESYNC`).
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::db::{Db, Entry};
 use super::servers::{Pair, Peer};
@@ -14,7 +14,7 @@ use crate::services::api::ServerId;
 /// What a crashed server's disk kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Disk {
-    pub keys: BTreeMap<String, Entry>,
+    pub keys: SortedMap<String, Entry>,
 }
 
 impl Redis {
@@ -105,7 +105,7 @@ impl Redis {
 
     /// A full resync arrives at the replica: it takes the snapshot and follows the stream
     /// from the snapshot's offset on.
-    pub fn full_sync_in(&mut self, offset: u64, keys: &BTreeMap<String, Entry>) -> bool {
+    pub fn full_sync_in(&mut self, offset: u64, keys: &SortedMap<String, Entry>) -> bool {
         let Some(r) = self.replica.as_mut() else {
             return false;
         };

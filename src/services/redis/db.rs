@@ -2,7 +2,8 @@
 //! (primary), hiding without deleting (replica), the per-key modification counters WATCH
 //! compares, the server's script cache and its active-expiry switch.
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::sorted::SortedMap;
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -55,11 +56,11 @@ pub fn wrongtype() -> Reply {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Db {
-    pub keys: BTreeMap<String, Entry>,
+    pub keys: SortedMap<String, Entry>,
     /// Writes per key (any write touches WATCH, even of the same value).
-    pub writes: BTreeMap<String, u64>,
+    pub writes: SortedMap<String, u64>,
     /// Deletions by expiry per key.
-    pub expirations: BTreeMap<String, u64>,
+    pub expirations: SortedMap<String, u64>,
     /// A replica never deletes expired keys itself; it only hides them.
     pub replica: bool,
     /// Commands to replicate, as Redis 7.0 propagates them (relative times rewritten to
@@ -67,7 +68,7 @@ pub struct Db {
     pub outbox: Vec<Vec<String>>,
     /// This server's script cache, SHA1 (lowercase hex) → text: SCRIPT LOAD and EVAL fill it,
     /// SCRIPT FLUSH empties it, and it is not replicated.
-    pub scripts: BTreeMap<String, String>,
+    pub scripts: SortedMap<String, String>,
     /// `DEBUG SET-ACTIVE-EXPIRE 0`: a key past its TTL stays until a command touches it.
     pub lazy_only: bool,
 }

@@ -19,7 +19,8 @@ pub mod servers;
 pub mod service;
 mod table;
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::sorted::SortedMap;
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +85,7 @@ pub struct Replica {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Redis {
     pub db: Db,
-    pub conns: BTreeMap<u32, Conn>,
+    pub conns: SortedMap<u32, Conn>,
     pub replica: Option<Replica>,
     /// The primary's replication offset (bytes of the stream it produced).
     pub offset: u64,

@@ -22,7 +22,7 @@ pub enum Peer {
     /// A full resynchronisation: the primary's whole keyspace and the stream offset it is at.
     FullSync {
         offset: u64,
-        keys: std::collections::BTreeMap<String, super::db::Entry>,
+        keys: crate::sorted::SortedMap<String, super::db::Entry>,
     },
 }
 

@@ -1,7 +1,7 @@
 //! One Redlock master: a standalone Redis 7 server (no replica) with its own clock, which can
 //! crash, restart empty or from an `appendfsync always` AOF, pause, and have its clock jump.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -19,13 +19,13 @@ pub struct Master {
     /// World time of its last crash.
     pub crashed_at: Tick,
     /// What an AOF with `appendfsync always` held at the crash (every acknowledged write).
-    pub disk: BTreeMap<String, Entry>,
+    pub disk: SortedMap<String, Entry>,
     /// A delayed restart waiting: (world time, keep the disk).
     pub restart_at: Option<(Tick, bool)>,
     /// Stopped until then (world time): no expiry cycle runs meanwhile.
     pub paused_until: Tick,
     /// The client connections open to it.
-    pub clients: std::collections::BTreeSet<usize>,
+    pub clients: crate::sorted::SortedSet<usize>,
     /// Its last restart: (world time, from its AOF), which its box keeps saying.
     pub restarted: Option<(Tick, bool)>,
 }

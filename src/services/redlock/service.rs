@@ -5,7 +5,7 @@
 //! masters hold its value.
 
 use super::master::Master;
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::wire::{expired, label, reply_label};
 use super::{Down, Redlock, Up};
@@ -123,7 +123,7 @@ impl LockService for Redlock {
         if let Some(n) = self.due_restarts(now, out) {
             return n;
         }
-        let mut gone: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut gone: SortedMap<String, Vec<String>> = SortedMap::new();
         for s in 0..self.masters.len() as ServerId {
             let before = self.masters[usize::from(s)].keys();
             self.masters[usize::from(s)].tick(now);

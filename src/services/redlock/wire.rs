@@ -111,7 +111,7 @@ mod tests {
 
 /// "“lock” on redis-1 and redis-3" / "redis-1、redis-3 上的“lock”": the keys a tick expired,
 /// each with the masters whose clocks ran it out.
-pub fn expired(gone: &std::collections::BTreeMap<String, Vec<String>>) -> [String; 2] {
+pub fn expired(gone: &crate::sorted::SortedMap<String, Vec<String>>) -> [String; 2] {
     let en: Vec<String> = gone
         .iter()
         .map(|(k, on)| format!("“{k}” on {}", on.join(", ")))

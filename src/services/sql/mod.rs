@@ -9,7 +9,7 @@ pub mod service;
 mod tests;
 pub mod types;
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -41,10 +41,10 @@ pub struct Txn {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Sql {
-    pub rows: BTreeMap<String, Row>,
+    pub rows: SortedMap<String, Row>,
     /// Which connection holds each row lock.
-    pub row_locks: BTreeMap<String, u32>,
-    pub txns: BTreeMap<u32, Txn>,
+    pub row_locks: SortedMap<String, u32>,
+    pub txns: SortedMap<u32, Txn>,
     /// Statements waiting for a row lock, in arrival order.
     pub waiting: Vec<(u32, Stmt)>,
     /// The `fence` sequence's last value (nextval is never rolled back).

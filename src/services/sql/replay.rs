@@ -4,7 +4,7 @@
 //! whose answer a later `B result` line prints. The clock is the script's (`sleep` advances it),
 //! passed to PostgreSQL as a parameter, so expiry times compare exactly.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::{Answer, Row, Sql, Stmt};
 
@@ -65,7 +65,7 @@ pub fn parse(w: &[&str]) -> Option<Stmt> {
 pub fn run(text: &str) -> Vec<String> {
     let mut sql = Sql::default();
     let mut now = 1000u64;
-    let mut arrived: BTreeMap<u32, String> = BTreeMap::new();
+    let mut arrived: SortedMap<u32, String> = SortedMap::new();
     let mut out = Vec::new();
     for raw in text.lines() {
         let line = raw.trim();
@@ -109,7 +109,7 @@ pub fn run(text: &str) -> Vec<String> {
 }
 
 /// Answers for other connections (statements this one unblocked) wait for their `result` line.
-fn deliver(answers: Vec<(u32, Answer)>, me: u32, arrived: &mut BTreeMap<u32, String>) {
+fn deliver(answers: Vec<(u32, Answer)>, me: u32, arrived: &mut SortedMap<u32, String>) {
     for (k, a) in answers.into_iter().filter(|(k, _)| *k != me) {
         arrived.insert(k, render(&a));
     }

@@ -4,7 +4,8 @@
 //! SessionExpired when the session is gone, client-side watch tables re-sent on reconnect, and a
 //! fresh session after expiry.
 
-use std::collections::{BTreeSet, VecDeque};
+use crate::sorted::SortedSet;
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -43,9 +44,9 @@ pub struct ZkClient {
     pending: VecDeque<(i32, Call)>,
     queued: VecDeque<Call>,
     next_xid: i32,
-    data_watches: BTreeSet<String>,
-    exist_watches: BTreeSet<String>,
-    child_watches: BTreeSet<String>,
+    data_watches: SortedSet<String>,
+    exist_watches: SortedSet<String>,
+    child_watches: SortedSet<String>,
     had_session: bool,
     /// Declare the session lost a session timeout after the connection went (Curator).
     pub lost_after_timeout: bool,
@@ -79,9 +80,9 @@ impl ZkClient {
             pending: VecDeque::new(),
             queued: VecDeque::new(),
             next_xid: 0,
-            data_watches: BTreeSet::new(),
-            exist_watches: BTreeSet::new(),
-            child_watches: BTreeSet::new(),
+            data_watches: SortedSet::new(),
+            exist_watches: SortedSet::new(),
+            child_watches: SortedSet::new(),
             had_session: false,
             lost_after_timeout: false,
             disconnected_at: None,

@@ -3,7 +3,7 @@
 //! where the page may use it, in localStorage as a short text that parses back whatever it is
 //! given (a bad or foreign value is ignored, never trusted).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::questions::Question;
 
@@ -21,8 +21,8 @@ pub struct Answer {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     /// (chapter id, step the question is posed at) → the answer.
-    answers: BTreeMap<(String, u64), Answer>,
-    finished: BTreeSet<String>,
+    answers: SortedMap<(String, u64), Answer>,
+    finished: SortedSet<String>,
 }
 
 impl Progress {

@@ -106,9 +106,9 @@ impl Builder<'_> {
 pub(super) fn stacks(
     all: &[&MessageDot],
     delivered_from: usize,
-) -> std::collections::BTreeMap<usize, usize> {
-    let mut first = std::collections::BTreeMap::new();
-    let mut out = std::collections::BTreeMap::new();
+) -> crate::sorted::SortedMap<usize, usize> {
+    let mut first = crate::sorted::SortedMap::new();
+    let mut out = crate::sorted::SortedMap::new();
     if !crate::FULL {
         return out; // no servers talk to each other in the lean bundle
     }

@@ -122,12 +122,12 @@ fn no_client_label_contradicts_its_state_at_any_step() {
 #[test]
 fn an_entry_keeps_its_place_for_its_whole_life() {
     for (id, mut sim, plan) in runs() {
-        let mut before: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut before: crate::sorted::SortedMap<String, usize> = Default::default();
         for step in 0..=sim.len() {
             sim.seek(step);
             let f = build(&sim, &plan, Lang::En);
             let created = sim.current().map(|r| r.created.clone()).unwrap_or_default();
-            let mut now = std::collections::BTreeMap::new();
+            let mut now = crate::sorted::SortedMap::new();
             for r in &f.tree {
                 assert!(
                     r.row < plan.rows,
@@ -341,7 +341,7 @@ fn english_words(s: &str) -> Vec<String> {
 
 #[test]
 fn chinese_text_has_no_english_words() {
-    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
     for (id, mut sim, plan) in runs() {
         let p = presets::find(id).unwrap();
         let mut texts = vec![

@@ -49,7 +49,7 @@ pub(super) fn every_frame(mut each: impl FnMut(&str, u64, Lang, &crate::view::fr
 
 #[test]
 fn no_label_is_cut_at_its_end_at_any_step_or_size() {
-    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
     every_frame(|id, step, lang, f| {
         for &(w, h) in SIZES {
             let s = scene(f, &Opts { w, h, lang });

@@ -34,7 +34,7 @@ fn boxes(s: &Scene, suffix: &str) -> Vec<Box4> {
 
 #[test]
 fn a_message_label_never_lies_over_a_cut_wires_word() {
-    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
     every_frame(|id, step, lang, f| {
         if !f.clients.iter().any(|c| c.partitioned) {
             return;
@@ -84,7 +84,7 @@ fn a_label_between_servers_lies_over_a_servers_words_only_where_rows_fill_its_pl
     if !crate::FULL {
         return; // the lean bundle has no service of several servers
     }
-    let mut bad: std::collections::BTreeMap<String, String> = Default::default();
+    let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
     let (mut seen, mut over) = (0, 0);
     every_frame(|id, step, lang, f| {
         if f.servers.len() < 2 {

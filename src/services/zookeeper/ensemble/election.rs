@@ -2,7 +2,7 @@
 //! agrees, then `finalizeWait`), and a follower's side of the sync that follows: FOLLOWERINFO,
 //! NEWLEADER with a TRUNC/DIFF or SNAP, UPTODATE.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::member::State;
 use super::zab::{Proposal, Vote, Zab};
@@ -23,8 +23,8 @@ impl Ensemble {
         let vote = self.members[usize::from(s)].vote();
         self.m(s).state = State::Looking {
             vote,
-            votes: BTreeMap::from([(s, vote)]),
-            settled: BTreeMap::new(),
+            votes: SortedMap::from([(s, vote)]),
+            settled: SortedMap::new(),
             decide_at: None,
         };
         self.m(s).heard = now;

@@ -2,7 +2,7 @@
 //! broadcast of every write (proposal, acknowledgements, commit once a quorum has logged it and
 //! every earlier proposal is committed) and `sync`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::member::{Lead, Learner, Snap, State};
 use super::zab::{Ask, Origin, Proposal, Zab};
@@ -22,8 +22,8 @@ impl Ensemble {
             counter: 0,
             established: false,
             since: now,
-            learners: BTreeMap::new(),
-            acks: BTreeMap::new(),
+            learners: SortedMap::new(),
+            acks: SortedMap::new(),
             prep,
             syncs: Vec::new(),
             next_ping: now,
@@ -267,7 +267,7 @@ impl Ensemble {
         lead.counter += 1;
         let zxid = zxid_of(lead.epoch, lead.counter);
         lead.prep.apply_logged(now, zxid, &txn);
-        lead.acks.insert(zxid, BTreeSet::from([s]));
+        lead.acks.insert(zxid, SortedSet::from([s]));
         let to = lead.forwarding();
         let p = Proposal { zxid, txn, origin };
         for f in to {

@@ -2,7 +2,8 @@
 //! replicated mode), the proposals it has logged and not yet applied, and the history it has
 //! applied (what a new leader sends a follower that lacks it).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::sorted::{SortedMap, SortedSet};
+use std::collections::VecDeque;
 
 use super::zab::{Origin, Proposal, Vote};
 use crate::engine::{Request, ServerConfig, SessionId, Zxid};
@@ -20,9 +21,9 @@ pub enum State {
     /// finalize wait once a quorum agrees with this server's own vote.
     Looking {
         vote: Vote,
-        votes: BTreeMap<ServerId, Vote>,
+        votes: SortedMap<ServerId, Vote>,
         /// Servers not electing, and the leader each one follows.
-        settled: BTreeMap<ServerId, ServerId>,
+        settled: SortedMap<ServerId, ServerId>,
         decide_at: Option<Tick>,
     },
     /// Following `leader`: `synced` once its NEWLEADER arrived (nothing else from the leader
@@ -59,9 +60,9 @@ pub struct Lead {
     /// A quorum acknowledged the new epoch: the leader serves.
     pub established: bool,
     pub since: Tick,
-    pub learners: BTreeMap<ServerId, Learner>,
+    pub learners: SortedMap<ServerId, Learner>,
     /// Proposals not yet committed, and who has acknowledged each.
-    pub acks: BTreeMap<Zxid, BTreeSet<ServerId>>,
+    pub acks: SortedMap<Zxid, SortedSet<ServerId>>,
     /// The tree with every proposal applied: what a new write is validated against
     /// (`outstandingChanges`).
     pub prep: crate::engine::Server,
@@ -123,11 +124,11 @@ pub struct Member {
     pub paused_until: Tick,
     pub next_session: u64,
     /// Sessions its clients touched since its last ping reply.
-    pub touched: BTreeSet<SessionId>,
+    pub touched: SortedSet<SessionId>,
     /// FOLLOWERINFO that arrived while it was still electing (it may become their leader).
-    pub early: BTreeMap<ServerId, (u32, Zxid)>,
+    pub early: SortedMap<ServerId, (u32, Zxid)>,
     /// Each session's requests in order, while a forwarded one is outstanding.
-    pub queues: BTreeMap<SessionId, VecDeque<Queued>>,
+    pub queues: SortedMap<SessionId, VecDeque<Queued>>,
 }
 
 impl Member {
@@ -146,9 +147,9 @@ impl Member {
             heard: 0,
             paused_until: 0,
             next_session: (u64::from(id) + 1) << 56,
-            touched: BTreeSet::new(),
-            queues: BTreeMap::new(),
-            early: BTreeMap::new(),
+            touched: SortedSet::new(),
+            queues: SortedMap::new(),
+            early: SortedMap::new(),
         }
     }
 

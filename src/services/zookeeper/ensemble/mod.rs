@@ -18,7 +18,7 @@ mod service;
 mod timers;
 pub mod zab;
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use member::{Member, State};
 use zab::{Origin, Zab};
@@ -48,17 +48,17 @@ pub struct Ensemble {
     /// Shared until written ([`Ensemble::m`] copies a member on its first write): a world's
     /// clone, which the exhaustive search makes for every choice, copies only pointers.
     pub members: Vec<cow::Shared<Member>>,
-    pub conns: BTreeMap<ConnId, Attach>,
-    pub owners: BTreeMap<SessionId, ConnId>,
+    pub conns: SortedMap<ConnId, Attach>,
+    pub owners: SortedMap<SessionId, ConnId>,
     /// The monitor's records: the leader of each established epoch, the committed sequence
     /// as far as any server applied it (zxid and the transaction), and the first broken
     /// promise.
-    pub epochs: BTreeMap<u32, ServerId>,
+    pub epochs: SortedMap<u32, ServerId>,
     pub committed: std::collections::VecDeque<(Zxid, u64)>,
     /// How many committed transactions were forgotten before `committed[0]`.
     pub committed_base: usize,
     /// Snapshots on their way to followers too far behind for a DIFF (the SNAP packet).
-    pub snaps: BTreeMap<ServerId, Box<member::Snap>>,
+    pub snaps: SortedMap<ServerId, Box<member::Snap>>,
     pub violation: Option<String>,
 }
 
@@ -73,12 +73,12 @@ impl Ensemble {
             members: (0..n as ServerId)
                 .map(|i| cow::Shared::new(Member::new(i, tick)))
                 .collect(),
-            conns: BTreeMap::new(),
-            owners: BTreeMap::new(),
-            epochs: BTreeMap::new(),
+            conns: SortedMap::new(),
+            owners: SortedMap::new(),
+            epochs: SortedMap::new(),
             committed: Default::default(),
             committed_base: 0,
-            snaps: BTreeMap::new(),
+            snaps: SortedMap::new(),
             violation: None,
         };
         let leader = (n - 1) as ServerId;
