@@ -14,7 +14,6 @@ pub struct SortedMap<K, V> {
 }
 
 type Pair<'a, K, V> = fn(&'a (K, V)) -> (&'a K, &'a V);
-type PairMut<'a, K, V> = fn(&'a mut (K, V)) -> (&'a K, &'a mut V);
 
 fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
     (k, v)
@@ -50,11 +49,6 @@ impl<K, V> SortedMap<K, V> {
         self.items.iter().map(pair as Pair<'_, K, V>)
     }
 
-    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> {
-        let pair: PairMut<'_, K, V> = |(k, v)| (k, v);
-        self.items.iter_mut().map(pair)
-    }
-
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator + Clone {
         self.items.iter().map(|(k, _)| k)
     }
@@ -65,18 +59,6 @@ impl<K, V> SortedMap<K, V> {
 
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> {
         self.items.iter_mut().map(|(_, v)| v)
-    }
-
-    pub fn into_values(self) -> impl DoubleEndedIterator<Item = V> {
-        self.items.into_iter().map(|(_, v)| v)
-    }
-
-    pub fn first_key_value(&self) -> Option<(&K, &V)> {
-        self.items.first().map(|(k, v)| (k, v))
-    }
-
-    pub fn last_key_value(&self) -> Option<(&K, &V)> {
-        self.items.last().map(|(k, v)| (k, v))
     }
 
     pub fn pop_first(&mut self) -> Option<(K, V)> {
@@ -106,15 +88,6 @@ impl<K: Ord, V> SortedMap<K, V> {
         K: Borrow<Q>,
     {
         self.find(q).ok().map(|i| &self.items[i].1)
-    }
-
-    pub fn get_key_value<Q: Ord + ?Sized>(&self, q: &Q) -> Option<(&K, &V)>
-    where
-        K: Borrow<Q>,
-    {
-        self.find(q)
-            .ok()
-            .map(|i| (&self.items[i].0, &self.items[i].1))
     }
 
     pub fn get_mut<Q: Ord + ?Sized>(&mut self, q: &Q) -> Option<&mut V>
@@ -175,13 +148,6 @@ impl<K: Ord, V> SortedMap<K, V> {
             &at,
         );
         self.items[span].iter().map(pair as Pair<'_, K, V>)
-    }
-
-    /// Moves every entry of `other` in (its values win, as `BTreeMap::append`).
-    pub fn append(&mut self, other: &mut Self) {
-        for (k, v) in std::mem::take(&mut other.items) {
-            self.insert(k, v);
-        }
     }
 }
 

@@ -123,15 +123,6 @@ impl<T: Ord> SortedSet<T> {
         );
         self.items[span].iter()
     }
-
-    /// Moves every value of `other` in.
-    pub fn append(&mut self, other: &mut Self) {
-        self.extend(std::mem::take(&mut other.items));
-    }
-
-    pub fn is_subset(&self, other: &Self) -> bool {
-        self.items.iter().all(|t| other.contains(t))
-    }
 }
 
 impl<T: Ord> FromIterator<T> for SortedSet<T> {
@@ -149,12 +140,6 @@ impl<T: Ord> Extend<T> for SortedSet<T> {
         for t in items {
             self.insert(t);
         }
-    }
-}
-
-impl<'a, T: Ord + Copy + 'a> Extend<&'a T> for SortedSet<T> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
-        self.extend(items.into_iter().copied());
     }
 }
 
