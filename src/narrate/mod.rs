@@ -8,6 +8,7 @@ mod detail;
 mod names;
 #[cfg(feature = "services")]
 mod redlock;
+mod resp;
 mod servers;
 mod services;
 mod templates;
@@ -17,6 +18,7 @@ mod zab;
 pub use all_keys::ALL_KEYS;
 pub use detail::Detail;
 pub use names::{compact_path, short_name, short_path, tail_name};
+pub use resp::{cli_text, cli_word};
 use templates::template;
 
 use serde::{Deserialize, Serialize};
@@ -239,11 +241,14 @@ impl Narration {
             .client
             .map(|i| format!("C{}", i + 1))
             .unwrap_or_default();
+        // Redis's replies read as redis-cli prints them (the record keeps the wire form); the
+        // lean build has no Redis.
+        let cli = |t: String| if crate::FULL { cli_text(&t) } else { t };
         let s = fill(
             template(self.key, lang),
             &c,
-            &self.a,
-            &self.b.text(lang),
+            &cli(self.a.clone()),
+            &cli(self.b.text(lang)),
             self.n,
         );
         match &self.phase {

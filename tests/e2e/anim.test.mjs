@@ -78,8 +78,16 @@ test('at 640×400 in Chinese, and cancelled half-way, the page keeps running', a
     await page.locator('#ls-anim-to').fill('70');
     await page.locator('#ls-anim-to').dispatchEvent('change');
     await page.locator('#ls-anim-make').click();
-    await page.waitForFunction(() => Number(document.querySelector('#ls-anim-progress')?.value) >= 3, null, { timeout: 30000 });
-    await page.locator('#ls-anim-cancel').click();
+    // Pressed from inside the page the moment three stills are made: the export yields between
+    // stills, but on a loaded machine it can starve Playwright's click checks (which wait for
+    // animation frames) until the export is done.
+    const pressed = await page.waitForFunction(() => {
+      const cancel = document.querySelector('#ls-anim-cancel');
+      if (!(Number(document.querySelector('#ls-anim-progress')?.value) >= 3) || cancel.disabled) return false;
+      cancel.click();
+      return true;
+    }, null, { timeout: 30000, polling: 10 });
+    assert.equal(await pressed.jsonValue(), true);
     assert.equal(await page.locator('#ls-anim-progress, #ls-anim-result').count(), 0);
     await page.locator('#ls-anim-close').click();
     const before = (await position(page)).step;

@@ -47,10 +47,11 @@ import { DIST } from './harness.mjs';
 // (`view/stage/peers.rs` over_words): full 727,461 → 727,976 B (+0.5 KB).
 // Lowered by ordered maps and sets kept as sorted vectors (`src/sorted/`: `BTreeMap`'s node
 // code was compiled again for each of ~50 key and value types): lean 455,288 → 424,345 B,
-// full 727,970 → 654,301 B.
+// full 727,970 → 654,301 B. Raised by step sentences that read Redis's replies as redis-cli
+// prints them (`narrate/resp.rs`, full bundle only): full 654,301 → 654,683 B.
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 424_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 654_700, goal: 520_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 655_100, goal: 520_000 },
 };
 
 export function sizes(page) {

@@ -10,36 +10,24 @@ use crate::view::scene::Anchor;
 /// A message's operation in words a learner knows.
 pub(super) fn plain(op: &str, zh: bool) -> String {
     op.split(' ')
-        .map(|w| match (w, zh) {
-            ("FIN", false) => "closed",
-            ("FIN", true) => "连接关闭",
-            ("RST", false) => "reset",
-            ("RST", true) => "连接重置",
-            ("$-1" | "*-1", _) => "nil",
-            // Redis's integer and status replies, as redis-cli prints them (1, OK).
-            _ if resp_reply(w) => &w[1..],
-            ("read", true) => "读取",
-            ("write", true) => "写入",
-            ("value", true) => "值",
-            ("rejected", true) => "被拒绝",
-            ("token", true) => "令牌",
-            ("(token", true) => "（令牌",
-            _ => w,
+        // Redis's wire words, as redis-cli prints them (nil, 1, OK).
+        .map(|w| {
+            crate::narrate::cli_word(w).unwrap_or(match (w, zh) {
+                ("FIN", false) => "closed",
+                ("FIN", true) => "连接关闭",
+                ("RST", false) => "reset",
+                ("RST", true) => "连接重置",
+                ("read", true) => "读取",
+                ("write", true) => "写入",
+                ("value", true) => "值",
+                ("rejected", true) => "被拒绝",
+                ("token", true) => "令牌",
+                ("(token", true) => "（令牌",
+                _ => w,
+            })
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// An integer reply (`:1`, `:-1`) or a status reply (`+OK`) in Redis's wire protocol.
-fn resp_reply(w: &str) -> bool {
-    let rest = w.get(1..).unwrap_or("");
-    let digits = !rest.is_empty()
-        && rest
-            .trim_start_matches('-')
-            .bytes()
-            .all(|b| b.is_ascii_digit());
-    let status = !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_uppercase());
-    (w.starts_with(':') && digits) || (w.starts_with('+') && status)
 }
 
 impl Builder<'_> {

@@ -47,6 +47,39 @@ pub(super) fn every_frame(mut each: impl FnMut(&str, u64, Lang, &crate::view::fr
     }
 }
 
+/// The step's sentence under the stage speaks as the stage does: "C2 hears from redis-1: 0",
+/// not ":0" (the records keep the wire form).
+#[test]
+fn no_step_sentence_speaks_redis_wire_words() {
+    let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
+    let mut redis_replies = 0;
+    every_frame(|id, step, lang, f| {
+        let words = f.narration.split([' ', '(', ')', '[', ']', ',', '“', '”']);
+        let words: Vec<&str> = words
+            .map(|w| w.trim_end_matches(['.', '。', '，']))
+            .collect();
+        if words
+            .iter()
+            .any(|w| !matches!(*w, "FIN" | "RST") && resp_or_tcp(w))
+        {
+            bad.entry(f.narration.clone())
+                .or_insert_with(|| format!("{id} step {step} {lang:?}"));
+        }
+        redis_replies += usize::from(id.starts_with("redlock") && f.narration.contains(": 1."));
+    });
+    let list: Vec<String> = bad.iter().map(|(k, v)| format!("{k} ({v})")).collect();
+    assert!(
+        bad.is_empty(),
+        "{} sentences:\n{}",
+        list.len(),
+        list.join("\n")
+    );
+    assert!(
+        redis_replies > 0,
+        "no Redlock sentence reads an integer reply"
+    );
+}
+
 #[test]
 fn no_label_is_cut_at_its_end_at_any_step_or_size() {
     let mut bad: crate::sorted::SortedMap<String, String> = Default::default();
