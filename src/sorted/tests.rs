@@ -47,8 +47,8 @@ proptest! {
                 Op::Insert(k, v) => prop_assert_eq!(ours.insert(k, v), std.insert(k, v)),
                 Op::Remove(k) => prop_assert_eq!(ours.remove(&k), std.remove(&k)),
                 Op::Entry(k, v) => {
-                    *ours.entry(k).or_insert(v) += 1;
-                    *std.entry(k).or_insert(v) += 1;
+                    let (a, b) = (ours.entry(k).or_insert(v), std.entry(k).or_insert(v));
+                    (*a, *b) = (a.wrapping_add(1), b.wrapping_add(1));
                 }
                 Op::Retain(m) => {
                     ours.retain(|k, _| k % m != 0);
