@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Builds the deployable site into dist/: the lean first bundle (index.html: ZooKeeper only,
-# a standalone server) and the full bundle (full.html: plus Redis, etcd, SQL, compare mode
-# and the requirements matrix), which the lean page hands over to when asked, then the lean
-# page's posters (scripts/posters.mjs). Release builds,
-# by scripts/bundle.mjs (what `trunk build` does, from the same pages, without compiling Trunk).
+# a standalone server), the full bundle (full.html: plus Redis, etcd, SQL, the ensemble,
+# Redlock, compare mode and the requirements matrix), which the lean page hands over to when
+# asked, and the studio bundle (studio.html: plus the animated export and the lesson editor,
+# which both hand over to), then the posters of the first two (scripts/posters.mjs). Release
+# builds, by scripts/bundle.mjs (what `trunk build` does, from the same pages, without compiling Trunk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 rm -rf dist
 node scripts/bundle.mjs index.html dist
 node scripts/bundle.mjs full.html dist --as full.html
+node scripts/bundle.mjs studio.html dist --as studio.html
 # Posters of the lean page's first paints (issue 22), taken in headless Chromium; without a
 # Chromium the site works as before, only without them.
 if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then

@@ -44,6 +44,7 @@ async function rust(a, out, release) {
   const cargo = ['build', '--locked', '--offline', '--target', 'wasm32-unknown-unknown', '--bin', bin];
   if (release) cargo.push('--release');
   if ('data-cargo-no-default-features' in a) cargo.push('--no-default-features');
+  if (a['data-cargo-features']) cargo.push('--features', a['data-cargo-features']);
   run('cargo', cargo);
   const wasm = path.join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', `${bin}.wasm`);
   const name = `${bin}-${hash(fs.readFileSync(wasm))}`;

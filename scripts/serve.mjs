@@ -1,7 +1,8 @@
-// Serves the full bundle at http://127.0.0.1:PORT/ (what `trunk serve full.html` does, without
-// Trunk): builds it with scripts/bundle.mjs into target/serve/, then rebuilds when a source
-// file changes (fs.watch) and tells open pages to reload (Server-Sent Events). A failed rebuild
-// keeps serving the last good build and prints cargo's error.
+// Serves the studio page's bundle, which has everything, at http://127.0.0.1:PORT/ (what
+// `trunk serve studio.html` does, without Trunk): builds it with scripts/bundle.mjs into
+// target/serve/, then rebuilds when a source file changes (fs.watch) and tells open pages to
+// reload (Server-Sent Events). A failed rebuild keeps serving the last good build and prints
+// cargo's error.
 //   node scripts/serve.mjs [--dev] [--port N]
 // Imported (tests/node/serve.test.mjs), it builds nothing: `resolveRequest` decides what a
 // request gets, `createServer` serves a folder, `watchSources` reports changes.
@@ -48,8 +49,8 @@ export function resolveRequest(dir, method, rawUrl) {
   if (parts.some((s) => s === '.' || s === '..')) return answer(403, 'dot segment in the path');
   if (parts.slice(0, -1).includes('')) return answer(404, 'not found');
   if (parts.at(-1) === '') parts[parts.length - 1] = 'index.html';
-  // The lean page hands over to full.html; here the full bundle is the only one.
-  if (parts.length === 1 && parts[0] === 'full.html') parts[0] = 'index.html';
+  // The pages hand over to full.html and studio.html; here the studio bundle is the only one.
+  if (parts.length === 1 && ['full.html', 'studio.html'].includes(parts[0])) parts[0] = 'index.html';
   try {
     const base = fs.realpathSync(dir);
     const wanted = path.join(base, ...parts);
@@ -108,11 +109,11 @@ export function createServer(dir, listeners) {
 }
 
 const SOURCE_DIRS = ['src', 'styles', 'public'];
-const SOURCE_FILES = /^(full\.html|Cargo\.(toml|lock))$/;
+const SOURCE_FILES = /^(studio\.html|Cargo\.(toml|lock))$/;
 
 /**
  * Calls `changed` once a burst of changes to what a build reads (`src/`, `styles/`, `public/`,
- * `full.html`, `Cargo.toml`, `Cargo.lock` under `dir`) has been quiet for `quiet` ms. Uses
+ * `studio.html`, `Cargo.toml`, `Cargo.lock` under `dir`) has been quiet for `quiet` ms. Uses
  * fs.watch (recursive: inotify on Linux since Node 20, FSEvents on macOS, Windows natively);
  * where that fails, polls the modification times every 700 ms. Returns a function that stops.
  */
@@ -186,7 +187,7 @@ async function main() {
     const t = Date.now();
     const next = `${out}.next`;
     fs.rmSync(next, { recursive: true, force: true });
-    await bundle('full.html', next, { as: 'index.html', release, reload: true });
+    await bundle('studio.html', next, { as: 'index.html', release, reload: true });
     fs.rmSync(out, { recursive: true, force: true });
     fs.renameSync(next, out);
     console.log(`serve: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up what is missing, then serves the app (the full bundle: every lock service, compare
-# mode, the matrix, the course) at http://127.0.0.1:8080/, rebuilding and reloading the page on
-# every change (scripts/serve.mjs; no Trunk needed).
+# Sets up what is missing, then serves the app (the studio bundle: every lock service, compare
+# mode, the matrix, the course, the animated export, the lesson editor) at
+# http://127.0.0.1:8080/, rebuilding and reloading the page on every change (scripts/serve.mjs;
+# no Trunk needed).
 #   scripts/serve.sh          a release build: a 1.3 MB .wasm that loads and steps as fast as
 #                             the deployed site; about 1 min to rebuild after a change
 #   scripts/serve.sh --dev    a debug build: 10-20 s rebuilds for working on the code, but a

@@ -8,6 +8,7 @@
 //! - [`recipes`]: lock recipes as sans-IO client state machines.
 //! - [`sim`]: the world, its one seeded PRNG and its history; key frames; the exhaustive search.
 //! - [`view`]: the UI's plain-Rust half (frame, stage scene, course, URL state), tested natively.
+//! - [`b64url`]: base64url without padding, for texts carried in links.
 //! - [`sort`]: the one sort every layer uses (one copy of it in the wasm).
 //! - [`words`]: the fast stable hasher of the search's fingerprints.
 //! - [`replay`]: the replay script format used to compare the engine with a real server.
@@ -18,6 +19,11 @@
 /// starts with `if !FULL`, so the lean first bundle drops it without another `cfg`.
 pub const FULL: bool = cfg!(feature = "services");
 
+/// Whether this build is the studio page's bundle (the `studio` feature: the full bundle, the
+/// animated export and the lesson editor). The other pages hand over to it for those two.
+pub const STUDIO: bool = cfg!(feature = "studio");
+
+pub mod b64url;
 pub mod engine;
 pub mod narrate;
 pub mod recipes;

@@ -1,5 +1,11 @@
 //! The `lockstep` binary: in the browser (wasm32) it mounts the app; natively it is the CLI.
 
+/// talc's allocator for single-threaded WebAssembly: it grows the memory as dlmalloc did, in
+/// less code (issue 22).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     lockstep::ui::mount();

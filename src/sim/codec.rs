@@ -1,8 +1,6 @@
 //! A scenario as text: pretty JSON, the compact URL-safe form (base64url of minified JSON), and
 //! JSON errors that name the field they are in.
 
-use base64::Engine as _;
-
 use super::history::Run;
 use super::scenario::{Scenario, MAX_SCENARIO_BYTES};
 
@@ -58,15 +56,14 @@ impl Scenario {
     /// A compact URL-safe form: base64url (no padding) of the minified JSON.
     pub fn to_compact(&self) -> String {
         let json = serde_json::to_string(self).unwrap_or_default();
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json)
+        crate::b64url::encode(json)
     }
 
     pub fn from_compact(s: &str) -> Result<Scenario, String> {
         if s.len() > 20_000 {
             return Err("scenario string is too long".into());
         }
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(s.trim())
+        let bytes = crate::b64url::decode(s.trim())
             .map_err(|e| format!("scenario string is not base64url: {e}"))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| "scenario string is not UTF-8 JSON".to_string())?;

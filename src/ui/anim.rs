@@ -3,7 +3,7 @@
 //! iframes. The stills come from `view::anim` (the stage as drawn, tweened between steps, the
 //! caption burnt in); each is drawn onto a canvas through an `<img>` and handed to the
 //! encoder, one at a time, so the page stays responsive, with a progress bar and a cancel
-//! button. The file's size shows before it is saved. Full bundle only (the lean page hands
+//! button. The file's size shows before it is saved. Studio page only (the other pages hand
 //! over to it).
 
 use leptos::prelude::*;

@@ -14,13 +14,24 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
-/// The page address's fragment without its `#` (the lean page hands "animation" over).
+/// The page address's fragment without its `#` (the pages hand "animation" and "lesson" over).
 pub fn hash() -> String {
     window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
         .trim_start_matches('#')
         .to_string()
+}
+
+/// The page's query without its `?`, and its fragment with its `#`: what a hand-over carries.
+pub fn query_and_hash() -> String {
+    let hash = hash();
+    let hash = if hash.is_empty() {
+        hash
+    } else {
+        format!("#{hash}")
+    };
+    format!("{}{hash}", query().trim_start_matches('?'))
 }
 
 /// The page address without its query.
@@ -35,16 +46,36 @@ pub fn base_url() -> String {
     )
 }
 
+/// The address links made here lead to: this page's, except on the studio page, whose links
+/// (share, embed, a lesson's) lead to the full page: the same frame, less to download.
+pub fn share_base() -> String {
+    let base = base_url();
+    match base.strip_suffix("studio.html") {
+        Some(dir) => format!("{dir}full.html"),
+        None => base,
+    }
+}
+
 /// Opens the full bundle's page (`full.html` beside this one) with this query: the lean first
 /// bundle hands over to it for the other lock services, compare mode and the matrix.
 pub fn go_full(q: &str) {
+    go_page("full.html", q);
+}
+
+/// Opens the studio page (`studio.html` beside this one) with this query: the lean and full
+/// pages hand over to it for the animated export and the lesson editor.
+pub fn go_studio(q: &str) {
+    go_page("studio.html", q);
+}
+
+fn go_page(file: &str, q: &str) {
     let Some(loc) = window().map(|w| w.location()) else {
         return;
     };
     let path = loc.pathname().unwrap_or_default();
     let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
     let _ = loc.replace(&format!(
-        "{}{dir}full.html?{q}",
+        "{}{dir}{file}?{q}",
         loc.origin().unwrap_or_default()
     ));
 }

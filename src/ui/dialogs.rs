@@ -15,21 +15,21 @@ fn open_compare(app: App) {
     app.compare(Some(app.default_columns()));
 }
 
-/// The animated export (the lean bundle hands over to the full one, which opens it).
+/// The animated export (the other pages hand over to the studio page, which opens it).
 fn open_anim(app: App) {
-    if !FULL {
+    if !crate::STUDIO {
         let query = crate::view::url::to_query(&app.url_state());
-        return browser::go_full(&format!("{query}#animation"));
+        return browser::go_studio(&format!("{query}#animation"));
     }
     app.playing.set(false);
     app.anim.set(true);
 }
 
-/// The lesson editor (the lean bundle hands over to the full one, which opens it).
+/// The lesson editor (the other pages hand over to the studio page, which opens it).
 fn open_editor(app: App) {
-    if !FULL {
+    if !crate::STUDIO {
         let query = crate::view::url::to_query(&app.url_state());
-        return browser::go_full(&format!("{query}#lesson"));
+        return browser::go_studio(&format!("{query}#lesson"));
     }
     app.playing.set(false);
     app.editor.set(true);
@@ -156,8 +156,7 @@ fn parse_import(text: &str) -> Result<Imported, String> {
     let lesson = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some());
     if lesson && !FULL {
         // The lean page reads no lessons: the full one opens it from a link.
-        use base64::Engine as _;
-        let value = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text);
+        let value = crate::b64url::encode(text);
         browser::go_full(&format!("lesson={value}"));
         return Err(String::new());
     }

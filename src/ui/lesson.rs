@@ -1,7 +1,7 @@
 //! The lesson editor (issue 23): an author starts from the run on the stage, adds a stop at
 //! the current frame, writes its title and text in English and/or Chinese, may pose one of the
 //! questions the run answers, previews the lesson, and copies its link or embed snippet or
-//! saves its file (`view::learn::lesson` is the format). Full bundle only (the lean page hands
+//! saves its file (`view::learn::lesson` is the format). Studio page only (the other pages hand
 //! over to it).
 
 use leptos::prelude::*;
@@ -123,7 +123,7 @@ fn link(app: App, ch: &Chapter, embed: bool) -> String {
     let mut st = app.url_state();
     (st.lesson, st.at, st.embed) = (Some(Box::new(Shared::of(ch.clone()))), 0, embed);
     st.lang = Some(app.lang.get_untracked());
-    format!("{}?{}", browser::base_url(), url::to_query(&st))
+    format!("{}?{}", browser::share_base(), url::to_query(&st))
 }
 
 #[component]

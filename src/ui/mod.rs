@@ -3,7 +3,7 @@
 //! stage is the page: a top bar, the stage with its caption, transport and timeline, and a
 //! drawer of panels that can be closed. An embed is the stage, caption and transport only.
 
-#[cfg(feature = "services")]
+#[cfg(feature = "studio")]
 mod anim;
 mod browser;
 mod controls;
@@ -15,7 +15,7 @@ mod fill;
 #[cfg(feature = "services")]
 mod compare;
 mod learn;
-#[cfg(feature = "services")]
+#[cfg(feature = "studio")]
 mod lesson;
 #[cfg(feature = "services")]
 mod matrix;
@@ -65,8 +65,10 @@ fn Root() -> impl IntoView {
         app.compare(Some(compare));
     }
     match browser::hash().as_str() {
-        "animation" if state::FULL => app.anim.set(true),
-        "lesson" if state::FULL => app.editor.set(true),
+        "animation" if crate::STUDIO => app.anim.set(true),
+        "lesson" if crate::STUDIO => app.editor.set(true),
+        // An address that asks for either, on a page without them: the studio page opens it.
+        "animation" | "lesson" => browser::go_studio(&browser::query_and_hash()),
         _ => {}
     }
     autoplay(app);
@@ -204,11 +206,20 @@ fn Drawer() -> impl IntoView {
     }
 }
 
-/// The full bundle's extra panels: the requirements matrix, compare mode, the animated export,
-/// the lesson editor.
+/// The pages' extra panels: the full bundle's requirements matrix and compare mode, and the
+/// studio page's animated export and lesson editor.
 fn extras() -> impl IntoView {
+    (services(), studio())
+}
+
+fn services() -> impl IntoView {
     #[cfg(feature = "services")]
-    return view! { <matrix::MatrixDialog/><compare::ComparePanel/><anim::AnimDialog/><lesson::LessonEditor/> };
+    return view! { <matrix::MatrixDialog/><compare::ComparePanel/> };
+}
+
+fn studio() -> impl IntoView {
+    #[cfg(feature = "studio")]
+    return view! { <anim::AnimDialog/><lesson::LessonEditor/> };
 }
 
 #[component]

@@ -117,7 +117,7 @@ impl App {
     pub fn from_url() -> App {
         let (mut st, errors) = url::parse(&browser::query());
         if !FULL && st.needs_full() {
-            browser::go_full(browser::query().trim_start_matches('?'));
+            browser::go_full(&browser::query_and_hash());
         }
         let lang = crate::view::i18n::pick(
             st.lang.map(|l| if l == Lang::Zh { "zh" } else { "en" }),
@@ -234,7 +234,7 @@ impl App {
         let mut st = self.url_state();
         st.embed = embed;
         st.lang = Some(self.lang.get_untracked());
-        format!("{}?{}", browser::base_url(), url::to_query(&st))
+        format!("{}?{}", browser::share_base(), url::to_query(&st))
     }
 
     /// Writes the state into the address bar soon (debounced: history updates are slow and

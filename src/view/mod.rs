@@ -2,7 +2,7 @@
 //! URL state and SVG export. No Leptos here, so all of it is unit-tested natively; `ui` only
 //! renders it.
 
-#[cfg(feature = "services")]
+#[cfg(feature = "studio")]
 pub mod anim;
 pub mod caption;
 pub mod compare;

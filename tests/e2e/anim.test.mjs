@@ -1,6 +1,6 @@
 // Export animation (issue 23): a step range as an animated GIF (or WebM) at 800×500 or 640×400,
 // made in the page with a progress bar, a cancel button and the file's size before saving; the
-// lean page hands over to the full one, which opens the dialog.
+// lean and full pages hand over to the studio page, which opens the dialog.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, watchedPage, screenshotOnFailure, position } from './harness.mjs';
@@ -9,11 +9,11 @@ let srv; let browser;
 before(async () => { srv = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.close(); });
 
-/** Opens the dialog on `query` (full page) and sets the range. */
+/** Opens the dialog on `query` (the studio page) and sets the range. */
 async function dialog(query, from, to) {
   const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${srv.url}full.html${query}`);
+  await page.goto(`${srv.url}studio.html${query}`);
   await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
   await page.locator('#ls-more').click();
   await page.locator('#ls-export-anim').click();
@@ -112,19 +112,28 @@ test('a range backwards, past the run or too long gets a message, not a file', a
   } finally { await page.close(); }
 });
 
-test('the lean page hands over to the full one with the dialog open at the same frame', async () => {
-  const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
-  try {
-    await page.goto(`${srv.url}?preset=herd&at=36`);
-    await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
-    await page.locator('#ls-more').click();
-    await page.locator('#ls-export-anim').click();
-    await page.locator('#ls-anim-dialog').waitFor({ timeout: 20000 });
-    assert.match(page.url(), /full\.html\?.*preset=herd/);
-    assert.equal(await page.locator('#ls-anim-to').inputValue(), '36');
-    assert.deepEqual(problems.pageErrors, []);
-  } finally { await page.close(); }
-});
+for (const [from, query, preset, at] of [
+  ['lean', '?preset=herd&at=36', 'herd', '36'],
+  ['full', 'full.html?preset=redis-failover&at=21', 'redis-failover', '21'],
+]) {
+  test(`the ${from} page hands over to the studio page with the dialog open at the same frame`, async () => {
+    const { page, problems } = await watchedPage(browser, new URL(srv.url).origin);
+    try {
+      await page.goto(`${srv.url}${query}`);
+      await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
+      await page.locator('#ls-more').click();
+      await page.locator('#ls-export-anim').click();
+      await page.locator('#ls-anim-dialog').waitFor({ timeout: 20000 });
+      assert.match(page.url(), new RegExp(`studio\\.html\\?.*preset=${preset}.*#animation$`));
+      assert.equal(await page.locator('#ls-anim-to').inputValue(), at);
+      // The studio page's links lead to the full page: the same frame, less to download.
+      await page.locator('#ls-anim-close').click();
+      await page.locator('#ls-share').click();
+      assert.match(await page.locator('#ls-share-text').inputValue(), new RegExp(`/full\\.html\\?.*preset=${preset}`));
+      assert.deepEqual(problems.pageErrors, []);
+    } catch (e) { await screenshotOnFailure(page, `anim-handover-${from}`); throw e; } finally { await page.close(); }
+  });
+}
 
 test('where the browser records video, the same range becomes a WebM', async () => {
   const { page } = await dialog('?preset=herd&at=36', 35, 36);

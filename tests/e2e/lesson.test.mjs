@@ -86,6 +86,8 @@ test('the editor writes a lesson from the stage; its link and its file open the 
     await page.locator('#ls-more').click();
     await page.locator('#ls-lesson-open').click();
     await page.locator('#ls-lesson-dialog').waitFor();
+    // The full page handed the editor over to the studio page, at the same frame.
+    assert.match(page.url(), /studio\.html\?preset=herd.*#lesson$/);
     await page.locator('#ls-lesson-id').fill('round-trip');
     await page.locator('#ls-lesson-name-en').fill('My herd');
     await page.locator('#ls-lesson-name-zh').fill('我的羊群');
@@ -138,6 +140,7 @@ test('the editor writes a lesson from the stage; its link and its file open the 
   const again = await open(`${link.slice(srv.url.length)}#lesson`);
   try {
     await again.page.locator('#ls-lesson-dialog').waitFor();
+    assert.match(again.page.url(), /studio\.html\?lesson=.*#lesson$/);
     assert.equal(await again.page.locator('#ls-lesson-id').inputValue(), 'round-trip');
     assert.equal(await again.page.locator('#ls-lesson-stop0-text-zh').inputValue(), '大家都在等。');
     const saved = await Promise.all([again.page.waitForEvent('download'), again.page.locator('#ls-lesson-save').click()]);

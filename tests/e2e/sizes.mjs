@@ -49,9 +49,15 @@ import { DIST } from './harness.mjs';
 // code was compiled again for each of ~50 key and value types): lean 455,288 → 424,345 B,
 // full 727,970 → 654,301 B. Raised by step sentences that read Redis's replies as redis-cli
 // prints them (`narrate/resp.rs`, full bundle only): full 654,301 → 654,683 B.
+// Lowered by a third page (issue 22): the animated export and the lesson editor moved to the
+// studio page (studio.html, the `studio` feature), which the other pages hand over to for them,
+// and base64url and the allocator became smaller code (`src/b64url.rs`, talc): lean 424,360 →
+// 421,376 B, full 654,683 → 603,834 B; the studio page is 651,525 B. It has no goal of its own:
+// no reader opens it first (a button hands over to it, and its links lead to full.html).
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 424_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 655_100, goal: 520_000 },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 421_800, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 604_300, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 652_000, goal: null },
 };
 
 export function sizes(page) {

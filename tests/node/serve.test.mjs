@@ -183,12 +183,12 @@ test('fuzz: no request throws, answers an unexpected status or leaves the folder
   await stillServing();
 });
 
-test('the source watcher reports a change under src/ and to full.html, not to other files', async () => {
+test('the source watcher reports a change under src/ and to studio.html, not to other files', async () => {
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-watch-'));
   fs.mkdirSync(path.join(tree, 'src', 'view'), { recursive: true });
   fs.mkdirSync(path.join(tree, 'target'));
   fs.writeFileSync(path.join(tree, 'src', 'view', 'a.rs'), '//! a');
-  fs.writeFileSync(path.join(tree, 'full.html'), '<html>');
+  fs.writeFileSync(path.join(tree, 'studio.html'), '<html>');
   let calls = 0;
   const stop = watchSources(tree, () => { calls += 1; }, { quiet: 50 });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -206,9 +206,9 @@ test('the source watcher reports a change under src/ and to full.html, not to ot
     fs.writeFileSync(path.join(tree, 'target', 'out.wasm'), 'x');
     await sleep(400);
     assert.equal(calls, 1, 'files a build does not read');
-    fs.writeFileSync(path.join(tree, 'full.html.tmp'), '<html>2');
-    fs.renameSync(path.join(tree, 'full.html.tmp'), path.join(tree, 'full.html')); // an editor's save
-    await calledBack(2, 'full.html replaced');
+    fs.writeFileSync(path.join(tree, 'studio.html.tmp'), '<html>2');
+    fs.renameSync(path.join(tree, 'studio.html.tmp'), path.join(tree, 'studio.html')); // an editor's save
+    await calledBack(2, 'studio.html replaced');
     fs.mkdirSync(path.join(tree, 'src', 'new'));
     await calledBack(3, 'a new folder');
     fs.writeFileSync(path.join(tree, 'src', 'new', 'b.rs'), '//! b');

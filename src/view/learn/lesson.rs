@@ -95,9 +95,7 @@ impl Shared {
         if v.len() > MAX_BYTES * 4 / 3 + 4 {
             return Err(format!("more than the {MAX_BYTES} bytes a lesson may be"));
         }
-        let bytes = B64
-            .decode(v.trim())
-            .map_err(|_| "not base64url".to_string())?;
+        let bytes = crate::b64url::decode(v.trim()).map_err(|_| "not base64url".to_string())?;
         let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
         Ok(Shared {
             lesson: Chapter::from_json(text)?,
@@ -109,19 +107,16 @@ impl Shared {
     pub fn from_file(text: &str) -> Result<Shared, String> {
         Ok(Shared {
             lesson: Chapter::from_json(text)?,
-            value: B64.encode(text),
+            value: crate::b64url::encode(text),
         })
     }
 
     /// A lesson written here (the editor): its minified JSON.
     pub fn of(lesson: Chapter) -> Shared {
-        let value = B64.encode(serde_json::to_string(&lesson).unwrap_or_default());
+        let value = crate::b64url::encode(serde_json::to_string(&lesson).unwrap_or_default());
         Shared { lesson, value }
     }
 }
-
-use base64::Engine as _;
-const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 impl Chapter {
     /// A lesson file, checked whole (the message says which field is wrong, and where).

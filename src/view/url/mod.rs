@@ -2,8 +2,6 @@
 //! scenario), seed, user commands, cursor, language and embed mode. Parsing never fails: bad
 //! parameters become specific messages and fall back to defaults.
 
-use base64::Engine as _;
-
 use crate::recipes::RecipeKind;
 use crate::sim::presets;
 use crate::sim::{Action, Lang, Run, Scenario};
@@ -284,9 +282,7 @@ fn quote(v: &str) -> String {
 }
 
 fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(s.trim())
-        .map_err(|_| "not base64url".to_string())?;
+    let bytes = crate::b64url::decode(s.trim()).map_err(|_| "not base64url".to_string())?;
     // from_str, like every other parse: one copy of each Deserialize impl in the bundle.
     let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8".to_string())?;
     let list: Vec<(u64, Action)> =
@@ -304,8 +300,7 @@ fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
 }
 
 fn encode_cmds(forced: &[(u64, Action)]) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(serde_json::to_vec(forced).unwrap_or_default())
+    crate::b64url::encode(serde_json::to_vec(forced).unwrap_or_default())
 }
 
 /// The query string for a state (without `?`).

@@ -67,8 +67,7 @@ fn hostile_parameters_give_messages_and_defaults() {
     let (_, errors) = parse(&"a".repeat(70_000));
     assert_eq!(errors.len(), 1);
     // A forced timer for a client that does not exist is refused, not run.
-    let cmds =
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
+    let cmds = crate::b64url::encode(r#"[[1,{"Timer":[99,"Start"]}]]"#);
     let (st, errors) = parse(&format!("cmds={cmds}"));
     assert!(st.run.forced.is_empty() && errors.len() == 1, "{errors:?}");
     let huge = Scenario {
@@ -131,8 +130,8 @@ fn a_link_asking_for_too_much_work_opens_earlier_with_a_message() {
 /// presets (known by id in the lean one) and the course's chapter about it all hand over.
 #[test]
 fn an_ensemble_needs_the_full_bundle() {
-    let five = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(r#"{"recipe":"curator","clients":50,"ensemble":5,"rounds":3}"#);
+    let five =
+        crate::b64url::encode(r#"{"recipe":"curator","clients":50,"ensemble":5,"rounds":3}"#);
     let (st, errors) = parse(&format!("scenario={five}"));
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(st.run.scenario.ensemble, Some(5));
@@ -152,8 +151,7 @@ fn an_ensemble_needs_the_full_bundle() {
 /// Observers (clients that only read) run only in the full bundle, even on one server.
 #[test]
 fn observers_need_the_full_bundle() {
-    let one = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(r#"{"recipe":"naive","clients":2,"observers":[1]}"#);
+    let one = crate::b64url::encode(r#"{"recipe":"naive","clients":2,"observers":[1]}"#);
     let (st, errors) = parse(&format!("scenario={one}"));
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(st.run.scenario.observers, vec![1]);
