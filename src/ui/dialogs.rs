@@ -100,9 +100,14 @@ pub fn Tools() -> impl IntoView {
             return;
         };
         browser::read_file(&input, move |r| {
-            match r.and_then(|text| parse_import(&text)) {
-                Ok(Imported::Run(run)) => app.load_run(run),
-                Ok(Imported::Lesson(ch)) => app.open_lesson(*ch),
+            let read = r.and_then(|text| match FULL {
+                true => parse_import(&text).map(Some),
+                false => hand_over_import(app, &text).map(|()| None),
+            });
+            match read {
+                Ok(Some(Imported::Run(run))) => app.load_run(run),
+                Ok(Some(Imported::Lesson(ch))) => app.open_lesson(*ch),
+                Ok(None) => {}
                 Err(e) => app.error(format!("{}: {e}", t("ui.import", app.lang.get_untracked()))),
             }
         });
@@ -147,37 +152,47 @@ enum Imported {
     Lesson(Box<crate::view::learn::lesson::Shared>),
 }
 
-/// A lesson file (it says `lockstep_lesson`), or a run.
-fn parse_import(text: &str) -> Result<Imported, String> {
+/// Whether a file is a lesson (it says `lockstep_lesson`) rather than a run.
+fn is_lesson(text: &str) -> bool {
     #[derive(serde::Deserialize)]
     struct Shape {
         lockstep_lesson: Option<serde::de::IgnoredAny>,
     }
-    let lesson = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some());
-    if lesson && !FULL {
-        // The lean page reads no lessons: the full one opens it from a link.
-        let value = crate::b64url::encode(text);
-        browser::go_full(&format!("lesson={value}"));
-        return Err(String::new());
-    }
-    if lesson {
+    serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some())
+}
+
+/// A lesson file, or a run.
+fn parse_import(text: &str) -> Result<Imported, String> {
+    if is_lesson(text) {
         let l = crate::view::learn::lesson::Shared::from_file(text)?;
         return Ok(Imported::Lesson(Box::new(l)));
     }
-    parse_run(text).map(Imported::Run)
+    crate::view::url::read_run(text).map(Imported::Run)
 }
 
-/// An imported run: a `Run` JSON (with `scenario` and `forced`), or just a `Scenario` JSON.
-pub fn parse_run(text: &str) -> Result<Run, String> {
-    let run = Run::from_json(text)?;
-    if run.scenario.clients > crate::view::url::UI_MAX_CLIENTS {
+/// The lean page reads no lesson or run files (their readers would be ~20 KB gzip of it): the
+/// full page opens one from a link, a run with this page's own state beside it, so that a bad
+/// file leaves the same run there, with the reason.
+fn hand_over_import(app: App, text: &str) -> Result<(), String> {
+    let value = crate::b64url::encode(text);
+    let query = match is_lesson(text) {
+        true => format!("lesson={value}"),
+        false => format!(
+            "{}&run={value}",
+            crate::view::url::to_query(&app.url_state())
+        ),
+    };
+    let most = crate::view::url::MAX_QUERY;
+    if query.len() > most {
         return Err(format!(
-            "{} clients is more than this screen shows ({})",
-            run.scenario.clients,
-            crate::view::url::UI_MAX_CLIENTS
+            "the file is {} bytes, more than this page can pass on to the full one ({} bytes \
+             in a link): import it on full.html",
+            text.len(),
+            most / 4 * 3
         ));
     }
-    Ok(run)
+    browser::go_full(&query);
+    Ok(())
 }
 
 #[component]

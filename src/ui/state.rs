@@ -226,7 +226,7 @@ impl App {
                 .and_then(|i| learn::course().get(i))
                 .map(|c| c.id.to_string()),
             lesson: self.lesson.get_untracked().map(|l| Box::new(l.clone())),
-            lesson_elsewhere: false,
+            elsewhere: false,
         }
     }
 

@@ -119,9 +119,10 @@ test('every fault can be injected from a client on the stage', () => withPage('f
   assert.match(await caption(page), /latency is now 3–10 ticks/);
 }));
 
-test('settings follow an imported run, and Apply keeps them', () => withPage('draft', 'preset=queue', async (page) => {
+test('settings follow an imported run (the lean page hands it to the full one), and Apply keeps them', () => withPage('draft', 'preset=queue', async (page) => {
   const run = { scenario: { recipe: 'naive', clients: 4, seed: 9 }, forced: [] };
   await page.setInputFiles('#ls-import', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  await page.waitForURL(/\/full\.html\?preset=custom/);
   await page.waitForFunction(() => document.querySelectorAll('#ls-stage .ls-card').length === 4);
   await openTab(page, 'settings');
   assert.equal(await page.locator('#ls-recipe').inputValue(), 'naive');
@@ -169,9 +170,12 @@ test('language switch translates the stage, caption and lesson', () => withPage(
 test('hostile query parameters show errors and fall back to defaults', () => withPage('hostile',
   'preset=%3Cimg%20src%3Dx%20onerror%3Dwindow.__xss%3D1%3E&clients=99999999999999999999999&seed=abc&at=-5&lang=%3Cscript%3E&cmds=%ZZ&scenario=eyJ',
   async (page) => {
+    // `scenario` is JSON, which the lean page hands to the full one unread.
+    await page.waitForURL(/\/full\.html\?/);
     const err = page.locator('#ls-error');
     await err.waitFor();
     const text = await err.innerText();
+    assert.match(text, /`scenario`: scenario string is not base64url: stray bits in the last character/);
     assert.match(text, /unknown scenario "<img src=x onerror=window.__xss=1>"/);
     assert.match(text, /`clients` must be 1 to 200/);
     assert.match(text, /`seed` must be a whole number/);
@@ -221,6 +225,14 @@ test('export SVG and run JSON, import a run, and reject a bad file', () => withP
   const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#ls-export-json').click()]);
   const run = JSON.parse(Buffer.concat(await (await json.createReadStream()).toArray()).toString());
   assert.equal(run.scenario.recipe, 'sequential');
+  // The lean page hands a file to the full one with its own run beside it: a bad file leaves
+  // the same run at the same step there, with the reason.
+  await page.setInputFiles('#ls-import', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"clients": -1}') });
+  await page.waitForURL(/\/full\.html\?preset=queue/);
+  await page.locator('#ls-error').waitFor();
+  assert.match(await page.locator('#ls-error').innerText(), /`run`: scenario field `clients`/);
+  assert.equal(await cards(page), 6, 'the running simulation is kept');
+  assert.equal((await position(page)).step, 9);
   run.scenario.clients = 2;
   await page.setInputFiles('#ls-import', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
   await page.waitForFunction(() => document.querySelectorAll('#ls-stage .ls-card').length === 2);

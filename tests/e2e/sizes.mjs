@@ -54,10 +54,13 @@ import { DIST } from './harness.mjs';
 // and base64url and the allocator became smaller code (`src/b64url.rs`, talc): lean 424,360 →
 // 421,376 B, full 654,683 → 603,834 B; the studio page is 651,525 B. It has no goal of its own:
 // no reader opens it first (a button hands over to it, and its links lead to full.html).
+// Lowered by scenario and run JSON read only on the full page (`view/url/json.rs`: the lean
+// page hands `scenario=` links and imported files over): lean 421,376 → 410,768 B; full
+// +0.4 KB (603,834 → 604,245 B: `run=`), studio 652,251 B.
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 421_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 604_300, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 652_000, goal: null },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 411_200, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 604_700, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 652_700, goal: null },
 };
 
 export function sizes(page) {

@@ -10,7 +10,7 @@ pub(super) fn take(st: &mut UrlState, v: &str, errors: &mut Vec<String>) {
     // The lean first page hands a lesson over to the full one (the reader would be ~10 KB
     // gzip of the lean page, against issue 23's budget).
     if !crate::view::FULL && !cfg!(test) {
-        st.lesson_elsewhere = true;
+        st.elsewhere = true;
         return;
     }
     match Shared::from_value(v) {

@@ -6,7 +6,10 @@ use crate::recipes::RecipeKind;
 use crate::sim::presets;
 use crate::sim::{Action, Lang, Run, Scenario};
 
+mod json;
 mod lesson;
+
+pub use json::read_run;
 
 /// The preset name of a scenario that is not a preset.
 pub const CUSTOM: &str = "custom";
@@ -14,7 +17,8 @@ pub const CUSTOM: &str = "custom";
 pub const DEFAULT_PRESET: &str = "queue";
 /// The UI's client limit (the engine allows more; the screen does not).
 pub const UI_MAX_CLIENTS: u32 = 200;
-const MAX_QUERY: usize = 64 * 1024;
+/// The longest query a link may have.
+pub const MAX_QUERY: usize = 64 * 1024;
 /// Compare mode shows at most this many columns side by side.
 pub const MAX_COLUMNS: usize = 4;
 /// The furthest step a link may open at (computing it takes about a second in a browser).
@@ -37,8 +41,8 @@ pub struct UrlState {
     pub learn: Option<String>,
     /// An author's lesson (`lesson=`), whose run this is.
     pub lesson: Option<Box<crate::view::learn::lesson::Shared>>,
-    /// The link has a lesson, which only the full bundle reads.
-    pub lesson_elsewhere: bool,
+    /// The link has what only the full bundle reads: a lesson, a scenario or run as JSON.
+    pub elsewhere: bool,
 }
 
 impl UrlState {
@@ -55,7 +59,7 @@ impl UrlState {
         foreign_preset
             || chapter
             || self.lesson.as_ref().is_some_and(|l| l.lesson.needs_full())
-            || self.lesson_elsewhere
+            || self.elsewhere
             || !self.compare.is_empty()
             || self.matrix
             || self.run.scenario.needs_full()
@@ -82,7 +86,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         matrix: false,
         learn: None,
         lesson: None,
-        lesson_elsewhere: false,
+        elsewhere: false,
     };
     if query.len() > MAX_QUERY {
         errors.push(format!(
@@ -114,6 +118,9 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
                 quote(a)
             )),
         }
+    }
+    if let (Some(r), None) = (get("run"), &st.lesson) {
+        json::run(&mut st, r, &mut errors);
     }
     if let Some(l) = get("lang") {
         st.lang = Lang::parse(l);
@@ -186,10 +193,7 @@ fn run_params<'a>(
         }
     }
     if let Some(s) = get("scenario") {
-        match Scenario::from_compact(s) {
-            Ok(sc) => st.run.scenario = sc,
-            Err(e) => errors.push(format!("`scenario`: {e}")),
-        }
+        json::scenario(st, s, errors);
     }
     overrides(&mut st.run.scenario, get, errors);
     if let Some(c) = get("cmds") {

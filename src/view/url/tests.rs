@@ -157,3 +157,50 @@ fn observers_need_the_full_bundle() {
     assert_eq!(st.run.scenario.observers, vec![1]);
     assert!(st.needs_full());
 }
+
+/// `run=` (an imported file the lean page hands over, with its own state beside it): the run
+/// from its first step, or the link's own run with the reason.
+#[test]
+fn a_run_link_replaces_the_run_from_its_first_step() {
+    let run = crate::b64url::encode(
+        r#"{"scenario":{"recipe":"naive","clients":4,"seed":9},"forced":[[3,{"Command":{"crash":{"client":1}}}]]}"#,
+    );
+    let (st, errors) = parse(&format!("preset=herd&at=9&run={run}"));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!((st.preset.as_str(), st.at), (CUSTOM, 0));
+    assert_eq!(st.run.scenario.recipe, RecipeKind::Naive);
+    assert_eq!(
+        (st.run.scenario.clients, st.run.forced.len()),
+        (4, 1),
+        "{st:?}"
+    );
+    // A bare scenario is a run without commands.
+    let bare = crate::b64url::encode(r#"{"recipe":"curator","clients":3}"#);
+    let (st, errors) = parse(&format!("run={bare}"));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!((st.run.scenario.clients, st.preset.as_str()), (3, CUSTOM));
+}
+
+#[test]
+fn a_bad_run_link_keeps_the_links_own_run_and_says_why() {
+    let b = crate::b64url::encode;
+    for (run, why) in [
+        ("%%%".to_string(), "not base64url"),
+        (b("\u{ff}"), "expected value"),
+        (b(r#"{"clients": -1}"#), "`clients`"),
+        (
+            b(r#"{"recipe":"naive","clients":201}"#),
+            "more than this screen shows",
+        ),
+    ] {
+        let (st, errors) = parse(&format!("preset=herd&at=9&run={run}"));
+        assert_eq!((st.preset.as_str(), st.at), ("herd", 9), "{run}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("`run`: "), "{errors:?}");
+        assert!(errors[0].contains(why), "{run}: {errors:?}");
+        assert!(
+            errors[0].ends_with("the page keeps the link's run"),
+            "{errors:?}"
+        );
+    }
+}
