@@ -16,7 +16,7 @@ cargo fmt --check
 
 # The release bundles build beside the native tests (their long link steps use one core each);
 # their output is printed once they are done.
-echo "== release build of both bundles (scripts/build.sh), beside the native tests"
+echo "== release build of the three bundles (scripts/build.sh), beside the native tests"
 mkdir -p target
 scripts/build.sh > target/build.log 2>&1 &
 build=$!
