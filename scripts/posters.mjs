@@ -66,7 +66,7 @@ function snapshot() {
 
 /** Waits until the stage has drawn and the app's markup stays the same for three frames. */
 async function settled(page) {
-  await page.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  await page.locator('#ls-stage text').first().waitFor({ timeout: 60000 });
   await page.evaluate(() => new Promise((done) => {
     let last = '';
     let same = 0;
@@ -85,7 +85,7 @@ async function targets(context, url, page) {
   const tab = await context.newPage();
   await tab.setViewportSize({ width: 1440, height: 900 });
   await tab.goto(`${url}${page}?preset=queue`);
-  await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  await tab.locator('#ls-stage text').first().waitFor({ timeout: 60000 });
   // The lean page serves its own presets (the first options); the rest (an optgroup) hand
   // over to full.html, which serves them all.
   const which = page === 'index.html' ? '#ls-preset > option:not([disabled])' : '#ls-preset option:not([disabled])';
@@ -93,20 +93,20 @@ async function targets(context, url, page) {
   const out = [['p', 'home', '']];
   for (const id of ids) {
     await tab.goto(`${url}${page}?preset=${id}`);
-    await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+    await tab.locator('#ls-stage text').first().waitFor({ timeout: 60000 });
     const steps = await tab.locator('.ls-timeline .ls-mark').evaluateAll((els) => els.map((e) => Number(e.dataset.step)));
     for (const s of new Set(steps)) out.push(['e', `${id}.${s}`, `?preset=${id}&at=${s}&embed=1`]);
   }
   // The course's chapters, embedded as the Embed button links them (at their start).
   await tab.goto(`${url}${page}?learn=`);
-  await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+  await tab.locator('#ls-stage text').first().waitFor({ timeout: 60000 });
   const course = tab.locator('#ls-tab-course');
   if ((await course.getAttribute('aria-selected')) !== 'true') await course.click();
-  await tab.locator('button[data-chapter]').first().waitFor({ timeout: 30000 });
+  await tab.locator('button[data-chapter]').first().waitFor({ timeout: 60000 });
   const chapters = await tab.locator('button[data-chapter]').evaluateAll((els) => els.map((e) => e.dataset.chapter));
   for (const ch of chapters) {
     await tab.goto(`${url}${page}?learn=${ch}`);
-    await tab.locator('#ls-stage text').first().waitFor({ timeout: 30000 });
+    await tab.locator('#ls-stage text').first().waitFor({ timeout: 60000 });
     const handed = page === 'index.html' && new URL(tab.url()).pathname.endsWith('full.html');
     const preset = await tab.locator('#ls-preset').inputValue();
     if (handed || !preset || preset === 'custom') continue; // the full page's chapter, or one without a run
@@ -139,35 +139,65 @@ async function posters(browser, url, page, dir) {
   return { list, ...done };
 }
 
-/** Takes jobs off the shared list until it is empty, in one tab per language. */
+/** A fresh tab for `lang` that keeps the page's errors, for a failure's message. */
+async function openTab(browser, lang) {
+  // A context per language: the bare address takes its language from the browser's.
+  const context = await browser.newContext({ locale: LANGS[lang], reducedMotion: 'reduce' });
+  const tab = await context.newPage();
+  tab.errors = [];
+  tab.on('pageerror', (e) => tab.errors.push(`page error: ${e.message}`));
+  tab.on('console', (m) => { if (m.type() === 'error') tab.errors.push(`console: ${m.text()}`); });
+  return tab;
+}
+
+/**
+ * Takes jobs off the shared list until it is empty, in one tab per language. A job that fails
+ * (a load starved of the two cores while the native tests build beside it) is tried again in a
+ * fresh tab, up to ATTEMPTS times; the last failure stops the build with the page's errors.
+ */
+const ATTEMPTS = 3;
 async function worker(browser, base, jobs, dir, done) {
   const tabs = {};
-  for (const [lang, locale] of Object.entries(LANGS)) {
-    // A context per language: the bare address takes its language from the browser's.
-    const context = await browser.newContext({ locale, reducedMotion: 'reduce' });
-    tabs[lang] = await context.newPage();
-  }
+  for (const lang of Object.keys(LANGS)) tabs[lang] = await openTab(browser, lang);
   for (let job = jobs.shift(); job; job = jobs.shift()) {
-    const { lang, mode, key, query, size } = job;
-    const tab = tabs[lang];
-    const [width, height] = size.split('x').map(Number);
-    await tab.setViewportSize({ width, height });
-    await tab.goto(`${base}${query}`);
-    await settled(tab).catch((e) => { throw new Error(`${base}${query} at ${size} (${lang}): ${e.message}`); });
-    const html = await tab.evaluate(snapshot);
-    const name = `${mode}-${key}-${lang}-${size}`;
-    fs.writeFileSync(path.join(dir, `${name}.html`), html);
-    done.bytes += html.length;
-    const next = await stepped(tab, base);
-    if (next.html) {
-      fs.writeFileSync(path.join(dir, `${name}.next.html`), next.html);
-      done.bytes += next.html.length;
-      done.steps += 1;
-    } else {
-      done.skipped.push(`${query || '(bare address)'} ${size} ${lang}: ${next.why}`);
+    for (let attempt = 1; ; attempt += 1) {
+      const tab = tabs[job.lang];
+      tab.errors.length = 0;
+      try {
+        await take(tab, base, job, dir, done);
+        break;
+      } catch (e) {
+        const where = `${base}${job.query} at ${job.size} (${job.lang}), attempt ${attempt} of ${ATTEMPTS}`;
+        const why = [e.message.split('\n')[0], ...tab.errors.slice(0, 5)].join('; ');
+        if (attempt >= ATTEMPTS) throw new Error(`${where}: ${why}`);
+        console.log(`  poster retried: ${where}: ${why}`);
+        await tab.context().close();
+        tabs[job.lang] = await openTab(browser, job.lang);
+      }
     }
   }
   await Promise.all(Object.values(tabs).map((t) => t.context().close()));
+}
+
+/** One job: the poster of `query` at `size`, and its step poster if the swap would not jump. */
+async function take(tab, base, { lang, mode, key, query, size }, dir, done) {
+  const [width, height] = size.split('x').map(Number);
+  await tab.setViewportSize({ width, height });
+  await tab.goto(`${base}${query}`);
+  await settled(tab);
+  const html = await tab.evaluate(snapshot);
+  const name = `${mode}-${key}-${lang}-${size}`;
+  const next = await stepped(tab, base);
+  // Written once both are taken: a retried job leaves no half of itself behind.
+  fs.writeFileSync(path.join(dir, `${name}.html`), html);
+  done.bytes += html.length;
+  if (next.html) {
+    fs.writeFileSync(path.join(dir, `${name}.next.html`), next.html);
+    done.bytes += next.html.length;
+    done.steps += 1;
+  } else {
+    done.skipped.push(`${query || '(bare address)'} ${size} ${lang}: ${next.why}`);
+  }
 }
 
 /**
