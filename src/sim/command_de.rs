@@ -39,17 +39,17 @@ pub(super) const VARIANTS: &[&str] = &[
 
 /// The fields of every variant; each variant takes the ones it names.
 #[derive(Default)]
-struct Fields {
-    client: Option<ClientId>,
-    ticks: Option<Tick>,
-    min: Option<Tick>,
-    max: Option<Tick>,
-    server: Option<ServerId>,
-    by: Option<i64>,
-    keep_disk: bool,
-    sync: bool,
-    clients: Vec<ClientId>,
-    servers: Vec<ServerId>,
+pub(super) struct Fields {
+    pub(super) client: Option<ClientId>,
+    pub(super) ticks: Option<Tick>,
+    pub(super) min: Option<Tick>,
+    pub(super) max: Option<Tick>,
+    pub(super) server: Option<ServerId>,
+    pub(super) by: Option<i64>,
+    pub(super) keep_disk: bool,
+    pub(super) sync: bool,
+    pub(super) clients: Vec<ClientId>,
+    pub(super) servers: Vec<ServerId>,
 }
 
 impl<'de> Deserialize<'de> for Fields {
@@ -98,13 +98,28 @@ fn servers<E: de::Error>(ids: Vec<ClientId>) -> Result<Vec<ServerId>, E> {
     ids.into_iter().map(one).collect()
 }
 
-/// A required field, or serde's own "missing field `name`".
-fn need<T, E: de::Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
-    v.ok_or_else(|| E::missing_field(name))
+/// Why a command's fields make no command: a required field is missing, or the name is none.
+pub(super) enum Fault {
+    Missing(&'static str),
+    Unknown,
 }
 
-/// The command `name` from its fields (`name` is one of [`VARIANTS`], not a unit variant).
-fn build<E: de::Error>(name: &str, f: Fields) -> Result<Command, E> {
+/// A required field.
+fn need<T>(v: Option<T>, name: &'static str) -> Result<T, Fault> {
+    v.ok_or(Fault::Missing(name))
+}
+
+/// serde's own message for a fault: "missing field `client`", "unknown variant `x`, …".
+fn fault<E: de::Error>(name: &str, f: Fault) -> E {
+    match f {
+        Fault::Missing(field) => E::missing_field(field),
+        Fault::Unknown => E::unknown_variant(name, VARIANTS),
+    }
+}
+
+/// The command `name` from its fields (a name of [`VARIANTS`] that is not a unit variant):
+/// one builder for serde's reader here and the `cmds=` reader (`forced_json`).
+pub(super) fn build(name: &str, f: Fields) -> Result<Command, Fault> {
     let client = || need(f.client, "client");
     let server = || need(f.server, "server");
     let ticks = || need(f.ticks, "ticks");
@@ -152,7 +167,7 @@ fn build<E: de::Error>(name: &str, f: Fields) -> Result<Command, E> {
             server: server()?,
             ticks: ticks()?,
         },
-        _ => return Err(E::unknown_variant(name, VARIANTS)),
+        _ => return Err(Fault::Unknown),
     })
 }
 
@@ -176,7 +191,9 @@ impl<'de> Visitor<'de> for CommandVisitor {
         match name.as_str() {
             "failover" => v.unit_variant().map(|()| Command::Failover),
             "heal_split" => v.unit_variant().map(|()| Command::HealSplit),
-            n if VARIANTS.contains(&n) => build(n, v.newtype_variant::<Fields>()?),
+            n if VARIANTS.contains(&n) => {
+                build(n, v.newtype_variant::<Fields>()?).map_err(|f| fault(n, f))
+            }
             n => Err(A::Error::unknown_variant(n, VARIANTS)),
         }
     }

@@ -17,6 +17,7 @@ mod detect_replica;
 mod detect_votes;
 pub mod explore;
 mod faults;
+pub mod forced_json;
 pub mod history;
 pub mod matrix;
 mod matrix_render;

@@ -152,18 +152,9 @@ enum Imported {
     Lesson(Box<crate::view::learn::lesson::Shared>),
 }
 
-/// Whether a file is a lesson (it says `lockstep_lesson`) rather than a run.
-fn is_lesson(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Shape {
-        lockstep_lesson: Option<serde::de::IgnoredAny>,
-    }
-    serde_json::from_str::<Shape>(text).is_ok_and(|s| s.lockstep_lesson.is_some())
-}
-
 /// A lesson file, or a run.
 fn parse_import(text: &str) -> Result<Imported, String> {
-    if is_lesson(text) {
+    if crate::json_read::is_lesson(text) {
         let l = crate::view::learn::lesson::Shared::from_file(text)?;
         return Ok(Imported::Lesson(Box::new(l)));
     }
@@ -175,7 +166,7 @@ fn parse_import(text: &str) -> Result<Imported, String> {
 /// file leaves the same run there, with the reason.
 fn hand_over_import(app: App, text: &str) -> Result<(), String> {
     let value = crate::b64url::encode(text);
-    let query = match is_lesson(text) {
+    let query = match crate::json_read::is_lesson(text) {
         true => format!("lesson={value}"),
         false => format!(
             "{}&run={value}",

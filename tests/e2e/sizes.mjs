@@ -57,10 +57,13 @@ import { DIST } from './harness.mjs';
 // Lowered by scenario and run JSON read only on the full page (`view/url/json.rs`: the lean
 // page hands `scenario=` links and imported files over): lean 421,376 → 410,768 B; full
 // +0.4 KB (603,834 → 604,245 B: `run=`), studio 652,251 B.
+// Lowered by `cmds=` and the import's lesson check read with `src/json_read/` instead of serde_json
+// (the lean page's last JSON reads): lean 410,768 → 399,112 B, which meets its goal; full and
+// studio, which still read scenarios and runs with serde, +4.2 KB (608,475 B and 656,913 B).
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 411_200, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 604_700, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 652_700, goal: null },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 400_000, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 608_900, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 657_300, goal: null },
 };
 
 export function sizes(page) {

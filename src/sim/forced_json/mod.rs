@@ -1,0 +1,164 @@
+//! Reading a link's `cmds=` (the user's commands, `[[step, action], …]` in serde's JSON) with
+//! [`crate::json_read`] instead of serde: serde_json's reader and the derived visitors of
+//! `Action`, `Timer` and `LibTimer` were 17 KB gzip of the lean page, which reads no other JSON.
+//! It takes what serde's derive takes (`"ServiceTimer"`, `{"Timer": [0, "Start"]}`,
+//! `{"Command": {"crash": {"client": 0}}}`) and refuses what it refuses; the property tests
+//! hold the two readers to the same answers.
+
+use crate::json_read::{Reader, Res};
+use crate::services::LibTimer;
+use crate::sim::client::Timer;
+use crate::sim::command::Command;
+use crate::sim::command_de::{build, Fault, Fields, VARIANTS};
+use crate::sim::world::Action;
+
+/// The list of a link's `cmds=`, or why it is not one.
+pub fn read_forced(text: &str) -> Result<Vec<(u64, Action)>, String> {
+    let mut r = Reader::new(text);
+    let list = list(&mut r, |r| {
+        r.expect(b'[')?;
+        let step = r.integer()?;
+        r.expect(b',')?;
+        let action = action(r)?;
+        r.expect(b']')?;
+        Ok((step, action))
+    });
+    list.and_then(|l| r.end().map(|()| l))
+        .map_err(str::to_string)
+}
+
+/// A list of items, each read by `one`.
+fn list<T>(r: &mut Reader, one: impl Fn(&mut Reader) -> Res<T>) -> Res<Vec<T>> {
+    r.expect(b'[')?;
+    let mut first = true;
+    let mut out = Vec::new();
+    while r.more(b']', &mut first)? {
+        out.push(one(r)?);
+    }
+    Ok(out)
+}
+
+/// An enum's variant as serde writes it, read up to its contents: a unit variant's name
+/// (`unit` true), or a map's one key. [`done`] reads the rest.
+fn variant(r: &mut Reader) -> Res<(String, bool)> {
+    if r.peek() == Some(b'"') {
+        return Ok((r.string()?, true));
+    }
+    r.expect(b'{')?;
+    let name = r.string()?;
+    r.expect(b':')?;
+    Ok((name, false))
+}
+
+/// The end of a variant's map (after its contents), if it had one.
+fn done(r: &mut Reader, unit: bool) -> Res<()> {
+    match unit {
+        true => Ok(()),
+        false => r.expect(b'}'),
+    }
+}
+
+/// A unit variant: a name, or a map of it to `null` (as serde_json reads one).
+fn unit<T>(r: &mut Reader, unit: bool, v: T) -> Res<T> {
+    if !unit && !r.null()? {
+        return Err("this variant takes no contents");
+    }
+    done(r, unit).map(|()| v)
+}
+
+/// A variant with contents, read by `read`.
+fn with<T>(r: &mut Reader, unit: bool, read: impl FnOnce(&mut Reader) -> Res<T>) -> Res<T> {
+    if unit {
+        return Err("this variant needs contents");
+    }
+    let v = read(r)?;
+    done(r, false).map(|()| v)
+}
+
+fn action(r: &mut Reader) -> Res<Action> {
+    let (name, u) = variant(r)?;
+    match name.as_str() {
+        "Deliver" => with(r, u, |r| r.integer().map(Action::Deliver)),
+        "Timer" => with(r, u, |r| {
+            r.expect(b'[')?;
+            let client = r.integer()?;
+            r.expect(b',')?;
+            let t = timer(r)?;
+            r.expect(b']').map(|()| Action::Timer(client, t))
+        }),
+        "ServiceTimer" => unit(r, u, Action::ServiceTimer),
+        "Scripted" => with(r, u, |r| r.integer().map(Action::Scripted)),
+        "Command" => with(r, u, |r| command(r).map(Action::Command)),
+        _ => Err("unknown action"),
+    }
+}
+
+fn timer(r: &mut Reader) -> Res<Timer> {
+    let (name, u) = variant(r)?;
+    let t = match name.as_str() {
+        "Start" => Timer::Start,
+        "WorkDone" => Timer::WorkDone,
+        "AcquireTimeout" => Timer::AcquireTimeout,
+        "Retry" => Timer::Retry,
+        "KeepAlive" => Timer::KeepAlive,
+        "Resend" => Timer::Resend,
+        "Lib" => return with(r, u, |r| lib_timer(r).map(Timer::Lib)),
+        _ => return Err("unknown timer"),
+    };
+    unit(r, u, t)
+}
+
+fn lib_timer(r: &mut Reader) -> Res<LibTimer> {
+    let (name, u) = variant(r)?;
+    let t = match name.as_str() {
+        "Ping" => LibTimer::Ping,
+        "ReadTimeout" => LibTimer::ReadTimeout,
+        "Reconnect" => LibTimer::Reconnect,
+        "Lost" => LibTimer::Lost,
+        "KeepAlive" => LibTimer::KeepAlive,
+        "Resend" => LibTimer::Resend,
+        _ => return Err("unknown library timer"),
+    };
+    unit(r, u, t)
+}
+
+fn command(r: &mut Reader) -> Res<Command> {
+    let (name, u) = variant(r)?;
+    match name.as_str() {
+        "failover" => unit(r, u, Command::Failover),
+        "heal_split" => unit(r, u, Command::HealSplit),
+        n if VARIANTS.contains(&n) => with(r, u, |r| {
+            build(n, fields(r)?).map_err(|f| match f {
+                Fault::Missing(_) => "a command lacks a field it needs",
+                Fault::Unknown => "unknown command",
+            })
+        }),
+        _ => Err("unknown command"),
+    }
+}
+
+/// A command's fields; others are skipped, as serde's reader skips them.
+fn fields(r: &mut Reader) -> Res<Fields> {
+    let mut f = Fields::default();
+    r.expect(b'{')?;
+    let mut first = true;
+    while let Some(key) = r.key(&mut first)? {
+        match key.as_str() {
+            "client" => f.client = Some(r.integer()?),
+            "ticks" => f.ticks = Some(r.integer()?),
+            "min" => f.min = Some(r.integer()?),
+            "max" => f.max = Some(r.integer()?),
+            "server" => f.server = Some(r.integer()?),
+            "by" => f.by = Some(r.integer()?),
+            "keep_disk" => f.keep_disk = r.boolean()?,
+            "sync" => f.sync = r.boolean()?,
+            "clients" => f.clients = list(r, |r| r.integer())?,
+            "servers" => f.servers = list(r, |r| r.integer())?,
+            _ => r.skip()?,
+        }
+    }
+    Ok(f)
+}
+
+#[cfg(test)]
+mod tests;
