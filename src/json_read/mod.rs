@@ -95,7 +95,7 @@ impl<'a> Reader<'a> {
 
     fn next_byte(&mut self) -> Option<u8> {
         let c = self.b.get(self.pos).copied();
-        self.pos += 1;
+        self.pos += usize::from(c.is_some());
         c
     }
 
@@ -107,11 +107,12 @@ impl<'a> Reader<'a> {
         self.pos - start
     }
 
-    /// A number (JSON's grammar): where its digits start, and whether it is an integer (no
-    /// fraction or exponent).
-    fn number(&mut self) -> Res<(usize, bool)> {
+    /// A number (JSON's grammar): where its digits start, whether it is negative, and whether
+    /// it is an integer (no fraction or exponent).
+    fn number(&mut self) -> Res<(usize, bool, bool)> {
         self.peek();
-        self.pos += usize::from(self.b.get(self.pos) == Some(&b'-'));
+        let negative = self.b.get(self.pos) == Some(&b'-');
+        self.pos += usize::from(negative);
         let start = self.pos;
         match self.digits() {
             0 => return Err("not JSON"),
@@ -130,13 +131,13 @@ impl<'a> Reader<'a> {
             self.pos += usize::from(matches!(self.b.get(self.pos), Some(b'+' | b'-')));
             (self.digits() > 0).then_some(()).ok_or("not JSON")?;
         }
-        Ok((start, whole))
+        Ok((start, negative, whole))
     }
 
     /// An integer in `T`'s range, as serde_json reads one: not a fraction or an exponent, and
     /// not `-0` (a float to serde_json), nor one past `u64` or `i64` (floats too).
     pub fn integer<T: TryFrom<u64> + TryFrom<i64>>(&mut self) -> Res<T> {
-        let (start, whole) = self.number()?;
+        let (start, negative, whole) = self.number()?;
         let wrong = "expected an integer in range";
         if !whole {
             return Err(wrong);
@@ -144,7 +145,6 @@ impl<'a> Reader<'a> {
         let mut digits = self.b[start..self.pos].iter();
         let add = |n: u64, d: &u8| n.checked_mul(10)?.checked_add(u64::from(d - b'0'));
         let n = digits.try_fold(0, add).ok_or(wrong)?;
-        let negative = start > 0 && self.b[start - 1] == b'-';
         let v = match negative {
             false => T::try_from(n).ok(),
             true if n == 0 => None,
