@@ -26,6 +26,7 @@ pub const STUDIO: bool = cfg!(feature = "studio");
 pub mod b64url;
 pub mod engine;
 pub mod json_read;
+pub mod json_write;
 pub mod narrate;
 pub mod recipes;
 pub mod replay;

@@ -1,10 +1,12 @@
-//! A pull reader of JSON for the lean page's two small reads: a link's `cmds=` (`sim::
-//! forced_json`) and the import's lesson-or-run check ([`is_lesson`]). serde_json's reader and
-//! the derived visitors they took were 17 KB gzip of the lean page, which reads no other JSON;
-//! the general-purpose small crates measured no better (miniserde's value tree: 14 KB). It
-//! accepts and refuses what serde_json does for the same target types (property tests in
-//! `forced_json` and here hold it to that), without serde_json's positions in its messages.
-//! Iterative where input nests (`skip`), so no text can overflow the stack.
+//! A pull reader of JSON, for every JSON the pages read: on the lean page a link's `cmds=`
+//! (`sim::forced_json`) and the import's lesson-or-run check ([`is_lesson`]); on the full page
+//! also scenarios, runs and lessons, read as serde's derive reads structs ([`fields`]).
+//! serde_json's reader and the derived visitors were 17 KB gzip of the lean page and 35 KB of
+//! the full one; the general-purpose small crates measured no better (miniserde's value tree:
+//! 14 KB). It accepts and refuses what serde_json does for the same target types (property
+//! tests here, in `forced_json`, `scenario_json` and the lesson reader hold it to that), without
+//! serde_json's positions in its messages. Iterative where input nests (`skip`), so no text can
+//! overflow the stack.
 
 /// What went wrong, for a message.
 pub type Res<T> = Result<T, &'static str>;
@@ -156,12 +158,18 @@ impl<'a> Reader<'a> {
     }
 }
 
+pub mod fields;
 mod strings;
 
-/// Whether a file is a lesson, as serde's derived reader of `{ lockstep_lesson:
-/// Option<IgnoredAny> }` says: valid JSON whose `lockstep_lesson` is there and not null (in a
-/// map with no second one, or as a one-item list, which serde reads as that struct too).
+/// Whether a file is a lesson (it has a `lockstep_lesson` field; see [`has_field`]).
 pub fn is_lesson(text: &str) -> bool {
+    has_field(text, "lockstep_lesson")
+}
+
+/// Whether `text` has the field `key`, as serde's derived reader of `{ key: Option<IgnoredAny> }`
+/// says: valid JSON whose `key` is there and not null (in a map with no second one, or as a
+/// one-item list, which serde reads as that struct too).
+pub fn has_field(text: &str, key: &str) -> bool {
     let mut r = Reader::new(text);
     let said = |r: &mut Reader| -> Res<bool> {
         match r.null()? {
@@ -182,10 +190,10 @@ pub fn is_lesson(text: &str) -> bool {
         } else {
             r.expect(b'{')?;
             while let Some(k) = r.key(&mut first)? {
-                match k.as_str() {
-                    "lockstep_lesson" if found.is_some() => return Err("duplicate field"),
-                    "lockstep_lesson" => found = Some(said(&mut r)?),
-                    _ => r.skip()?,
+                match k == key {
+                    true if found.is_some() => return Err("duplicate field"),
+                    true => found = Some(said(&mut r)?),
+                    false => r.skip()?,
                 }
             }
         }

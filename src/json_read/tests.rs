@@ -65,6 +65,19 @@ pub(crate) fn mutate(text: &str, at: usize, what: usize) -> String {
     }
 }
 
+/// The names of an enum's variants, as serde's message for an unknown one lists them.
+pub(crate) fn serde_names<T: serde::de::DeserializeOwned>() -> Vec<String> {
+    let e = serde_json::from_str::<T>("\"?\"")
+        .err()
+        .unwrap()
+        .to_string();
+    let list = e.split("expected one of ").nth(1).unwrap();
+    let list = list.split(" at line").next().unwrap();
+    list.split(", ")
+        .map(|n| n.trim_matches('`').to_string())
+        .collect()
+}
+
 fn edited(text: String, edits: &[(usize, usize)]) -> String {
     edits
         .iter()

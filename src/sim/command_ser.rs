@@ -6,6 +6,7 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use super::command::Command;
 use super::command_de::VARIANTS;
+use crate::json_write::Writer;
 
 /// A field's value: a count or an index, a signed step, a flag, or a list of indices (as the
 /// scenario's lists of clients are: one serializer for all of them).
@@ -104,6 +105,31 @@ impl Command {
     }
 }
 
+impl Command {
+    /// The command's JSON, as the serde writer below writes it, into `w` (the pages' writer).
+    pub fn write_json(&self, w: &mut Writer) {
+        let i = self.index();
+        let fields = self.fields();
+        if fields.iter().flatten().count() == 0 {
+            w.string(VARIANTS[i]);
+            return;
+        }
+        w.open('{').key(VARIANTS[i]).open('{');
+        for (key, val) in fields.iter().flatten() {
+            w.key(key);
+            match val {
+                Val::N(n) => w.plain(n),
+                Val::I(n) => w.plain(n),
+                Val::B(b) => w.plain(b),
+                Val::List(l) => w.list(l, |w, v| {
+                    w.plain(v);
+                }),
+            };
+        }
+        w.close('}').close('}');
+    }
+}
+
 impl Serialize for Command {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = self.index();
@@ -156,6 +182,9 @@ mod tests {
         assert_eq!(all.len(), DERIVED.len());
         for (c, want) in all.iter().zip(DERIVED) {
             assert_eq!(serde_json::to_string(c).unwrap(), *want);
+            let mut w = crate::json_write::Writer::default();
+            c.write_json(&mut w);
+            assert_eq!(w.out, *want);
         }
         let empty = crate::sim::Command::Split {
             clients: vec![],

@@ -36,6 +36,7 @@ pub mod progress;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod scenario_json;
 mod setup;
 pub mod step;
 #[cfg(all(test, feature = "services"))]

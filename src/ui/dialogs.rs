@@ -89,7 +89,7 @@ pub fn Tools() -> impl IntoView {
     let export_json = move |_| {
         let json = app
             .sim
-            .with_untracked(|s| serde_json::to_string(s.run()).unwrap_or_default());
+            .with_untracked(|s| crate::sim::scenario_json::write_run(s.run()));
         browser::download("lockstep-run.json", "application/json", &json);
     };
     let import = move |ev: leptos::ev::Event| {

@@ -5,6 +5,7 @@
 //! `{"Command": {"crash": {"client": 0}}}`) and refuses what it refuses; the property tests
 //! hold the two readers to the same answers.
 
+use crate::json_read::fields::{list, pair, unit, variant, with};
 use crate::json_read::{Reader, Res};
 use crate::services::LibTimer;
 use crate::sim::client::Timer;
@@ -15,64 +16,14 @@ use crate::sim::world::Action;
 /// The list of a link's `cmds=`, or why it is not one.
 pub fn read_forced(text: &str) -> Result<Vec<(u64, Action)>, String> {
     let mut r = Reader::new(text);
-    let list = list(&mut r, |r| {
-        r.expect(b'[')?;
-        let step = r.integer()?;
-        r.expect(b',')?;
-        let action = action(r)?;
-        r.expect(b']')?;
-        Ok((step, action))
-    });
-    list.and_then(|l| r.end().map(|()| l))
+    forced(&mut r)
+        .and_then(|l| r.end().map(|()| l))
         .map_err(str::to_string)
 }
 
-/// A list of items, each read by `one`.
-fn list<T>(r: &mut Reader, one: impl Fn(&mut Reader) -> Res<T>) -> Res<Vec<T>> {
-    r.expect(b'[')?;
-    let mut first = true;
-    let mut out = Vec::new();
-    while r.more(b']', &mut first)? {
-        out.push(one(r)?);
-    }
-    Ok(out)
-}
-
-/// An enum's variant as serde writes it, read up to its contents: a unit variant's name
-/// (`unit` true), or a map's one key. [`done`] reads the rest.
-fn variant(r: &mut Reader) -> Res<(String, bool)> {
-    if r.peek() == Some(b'"') {
-        return Ok((r.string()?, true));
-    }
-    r.expect(b'{')?;
-    let name = r.string()?;
-    r.expect(b':')?;
-    Ok((name, false))
-}
-
-/// The end of a variant's map (after its contents), if it had one.
-fn done(r: &mut Reader, unit: bool) -> Res<()> {
-    match unit {
-        true => Ok(()),
-        false => r.expect(b'}'),
-    }
-}
-
-/// A unit variant: a name, or a map of it to `null` (as serde_json reads one).
-fn unit<T>(r: &mut Reader, unit: bool, v: T) -> Res<T> {
-    if !unit && !r.null()? {
-        return Err("this variant takes no contents");
-    }
-    done(r, unit).map(|()| v)
-}
-
-/// A variant with contents, read by `read`.
-fn with<T>(r: &mut Reader, unit: bool, read: impl FnOnce(&mut Reader) -> Res<T>) -> Res<T> {
-    if unit {
-        return Err("this variant needs contents");
-    }
-    let v = read(r)?;
-    done(r, false).map(|()| v)
+/// `[[step, action], …]`: the forced actions of a link, a run file or a lesson.
+pub(crate) fn forced(r: &mut Reader) -> Res<Vec<(u64, Action)>> {
+    list(r, |r| pair(r, |r| r.integer(), action))
 }
 
 fn action(r: &mut Reader) -> Res<Action> {
@@ -80,11 +31,7 @@ fn action(r: &mut Reader) -> Res<Action> {
     match name.as_str() {
         "Deliver" => with(r, u, |r| r.integer().map(Action::Deliver)),
         "Timer" => with(r, u, |r| {
-            r.expect(b'[')?;
-            let client = r.integer()?;
-            r.expect(b',')?;
-            let t = timer(r)?;
-            r.expect(b']').map(|()| Action::Timer(client, t))
+            pair(r, |r| r.integer(), timer).map(|(client, t)| Action::Timer(client, t))
         }),
         "ServiceTimer" => unit(r, u, Action::ServiceTimer),
         "Scripted" => with(r, u, |r| r.integer().map(Action::Scripted)),
@@ -122,7 +69,7 @@ fn lib_timer(r: &mut Reader) -> Res<LibTimer> {
     unit(r, u, t)
 }
 
-fn command(r: &mut Reader) -> Res<Command> {
+pub(crate) fn command(r: &mut Reader) -> Res<Command> {
     let (name, u) = variant(r)?;
     match name.as_str() {
         "failover" => unit(r, u, Command::Failover),

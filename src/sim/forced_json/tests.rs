@@ -2,7 +2,7 @@
 //! answer (the same list, or a refusal) for texts a hand or a hostile link could write.
 
 use super::*;
-use crate::json_read::tests::{json_text, mutate};
+use crate::json_read::tests::{json_text, mutate, serde_names};
 use crate::sim::command_de::tests::every_command;
 use proptest::prelude::*;
 
@@ -47,6 +47,7 @@ proptest! {
     #[test]
     fn reads_every_list_serde_writes(list in forced()) {
         let text = serde_json::to_string(&list).unwrap();
+        prop_assert_eq!(crate::sim::scenario_json::write_forced(&list), text.clone());
         prop_assert_eq!(read_forced(&text), Ok(list), "{}", text);
     }
 
@@ -69,6 +70,31 @@ proptest! {
         }
         prop_assert_eq!(read_forced(&text).ok(), serde_reads(&text), "{}", text);
     }
+}
+
+/// The timers the tests write and read are every one serde knows (the writer names them by
+/// `Debug`, the reader by its own table).
+#[test]
+fn the_tests_cover_every_timer() {
+    let mut names: Vec<String> = timers().iter().map(|t| format!("{t:?}")).collect();
+    names.dedup_by(|a, b| a.starts_with("Lib(") && b.starts_with("Lib("));
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| n.split('(').next().unwrap().to_string())
+        .collect();
+    let mut want = serde_names::<Timer>();
+    let mut got = names.clone();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    let libs: Vec<String> = timers()
+        .iter()
+        .filter_map(|t| match t {
+            Timer::Lib(l) => Some(format!("{l:?}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(libs, serde_names::<LibTimer>());
 }
 
 #[test]

@@ -127,8 +127,7 @@ impl Chapter {
                 text.len()
             ));
         }
-        let ch: Chapter = serde_json::from_str(text)
-            .map_err(|e| crate::sim::codec::json_error("lesson", text, &e))?;
+        let ch = read::read_chapter(text)?;
         ch.validate()?;
         Ok(ch)
     }
@@ -295,5 +294,6 @@ fn check_text(what: &str, t: &Text) -> Result<(), String> {
     Ok(())
 }
 
+mod read;
 #[cfg(test)]
 mod tests;

@@ -303,7 +303,7 @@ fn decode_cmds(s: &str) -> Result<Vec<(u64, Action)>, String> {
 }
 
 fn encode_cmds(forced: &[(u64, Action)]) -> String {
-    crate::b64url::encode(serde_json::to_vec(forced).unwrap_or_default())
+    crate::b64url::encode(crate::sim::scenario_json::write_forced(forced))
 }
 
 /// The query string for a state (without `?`).

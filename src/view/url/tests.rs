@@ -186,7 +186,7 @@ fn a_bad_run_link_keeps_the_links_own_run_and_says_why() {
     let b = crate::b64url::encode;
     for (run, why) in [
         ("%%%".to_string(), "not base64url"),
-        (b("\u{ff}"), "expected value"),
+        (b("\u{ff}"), "not JSON"),
         (b(r#"{"clients": -1}"#), "`clients`"),
         (
             b(r#"{"recipe":"naive","clients":201}"#),
