@@ -184,6 +184,17 @@ pub fn named<T>(r: &mut Reader, parse: impl Fn(&str) -> Option<T>) -> Got<T> {
     }
 }
 
+/// The value a fieldless enum's name stands for in `table` (serde's name of each variant).
+pub fn by_name<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+}
+
+/// The name `table` gives `v`: the writer's side of [`by_name`]; a value missing from the
+/// table is a bug, caught by the tests that write every variant.
+pub fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table.iter().find(|(_, t)| *t == v).map_or("", |(n, _)| *n)
+}
+
 /// A whole text that `read` reads, with nothing after it.
 pub fn whole<T>(text: &str, read: impl FnOnce(&mut Reader) -> Got<T>) -> Got<T> {
     let mut r = Reader::new(text);

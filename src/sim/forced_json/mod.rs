@@ -5,7 +5,7 @@
 //! `{"Command": {"crash": {"client": 0}}}`) and refuses what it refuses; the property tests
 //! hold the two readers to the same answers.
 
-use crate::json_read::fields::{list, pair, unit, variant, with};
+use crate::json_read::fields::{by_name, list, pair, unit, variant, with};
 use crate::json_read::{Reader, Res};
 use crate::services::LibTimer;
 use crate::sim::client::Timer;
@@ -40,32 +40,39 @@ fn action(r: &mut Reader) -> Res<Action> {
     }
 }
 
+/// `Timer`'s unit variants by serde's names (`Lib` holds a [`LIB_TIMERS`] name); the run
+/// writer uses the same tables.
+pub(crate) const TIMERS: [(&str, Timer); 6] = [
+    ("Start", Timer::Start),
+    ("WorkDone", Timer::WorkDone),
+    ("AcquireTimeout", Timer::AcquireTimeout),
+    ("Retry", Timer::Retry),
+    ("KeepAlive", Timer::KeepAlive),
+    ("Resend", Timer::Resend),
+];
+
+/// `LibTimer`'s variants by serde's names.
+pub(crate) const LIB_TIMERS: [(&str, LibTimer); 6] = [
+    ("Ping", LibTimer::Ping),
+    ("ReadTimeout", LibTimer::ReadTimeout),
+    ("Reconnect", LibTimer::Reconnect),
+    ("Lost", LibTimer::Lost),
+    ("KeepAlive", LibTimer::KeepAlive),
+    ("Resend", LibTimer::Resend),
+];
+
 fn timer(r: &mut Reader) -> Res<Timer> {
     let (name, u) = variant(r)?;
-    let t = match name.as_str() {
-        "Start" => Timer::Start,
-        "WorkDone" => Timer::WorkDone,
-        "AcquireTimeout" => Timer::AcquireTimeout,
-        "Retry" => Timer::Retry,
-        "KeepAlive" => Timer::KeepAlive,
-        "Resend" => Timer::Resend,
-        "Lib" => return with(r, u, |r| lib_timer(r).map(Timer::Lib)),
-        _ => return Err("unknown timer"),
-    };
+    if name == "Lib" {
+        return with(r, u, |r| lib_timer(r).map(Timer::Lib));
+    }
+    let t = by_name(&TIMERS, &name).ok_or("unknown timer")?;
     unit(r, u, t)
 }
 
 fn lib_timer(r: &mut Reader) -> Res<LibTimer> {
     let (name, u) = variant(r)?;
-    let t = match name.as_str() {
-        "Ping" => LibTimer::Ping,
-        "ReadTimeout" => LibTimer::ReadTimeout,
-        "Reconnect" => LibTimer::Reconnect,
-        "Lost" => LibTimer::Lost,
-        "KeepAlive" => LibTimer::KeepAlive,
-        "Resend" => LibTimer::Resend,
-        _ => return Err("unknown library timer"),
-    };
+    let t = by_name(&LIB_TIMERS, &name).ok_or("unknown library timer")?;
     unit(r, u, t)
 }
 

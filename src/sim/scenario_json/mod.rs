@@ -9,7 +9,7 @@ use super::command::TimedCommand;
 use super::forced_json::{command, forced};
 use super::history::Run;
 use super::scenario::{KazooIdentifier, ResourceKind, Scenario};
-use crate::json_read::fields::{list, named, object, option, pair, whole, Got, Shape};
+use crate::json_read::fields::{by_name, list, named, object, option, pair, whole, Got, Shape};
 use crate::json_read::Reader;
 use crate::recipes::RecipeKind;
 
@@ -125,7 +125,7 @@ fn field(r: &mut Reader, s: &mut Scenario, i: usize) -> Got<()> {
         12 => s.start_spread = n(r)?,
         13 => s.rounds = r.integer()?,
         14 => s.fencing = r.boolean()?,
-        15 => s.resource = named(r, resource)?,
+        15 => s.resource = named(r, |n| by_name(&RESOURCES, n))?,
         16 => s.readers = list(r, |r| r.integer())?,
         17 => s.observers = list(r, |r| r.integer())?,
         18 => s.nesting = r.integer()?,
@@ -142,7 +142,7 @@ fn field(r: &mut Reader, s: &mut Scenario, i: usize) -> Got<()> {
         29 => s.replica_lag = option(r, |r| Ok(n(r)?))?,
         30 => s.lock_path = option(r, |r| Ok(r.string()?))?,
         31 => s.retry_sleep = n(r)?,
-        32 => s.kazoo_identifier = named(r, kazoo_identifier)?,
+        32 => s.kazoo_identifier = named(r, |n| by_name(&KAZOO_IDENTIFIERS, n))?,
         33 => s.ensemble = option(r, |r| Ok(r.integer()?))?,
         34 => s.masters = option(r, |r| Ok(r.integer()?))?,
         35 => s.clocks = list(r, |r| pair(r, |r| r.integer(), |r| r.integer()))?,
@@ -172,21 +172,17 @@ pub fn recipe(name: &str) -> Option<RecipeKind> {
     RecipeKind::parse(name).or(observer)
 }
 
-fn resource(name: &str) -> Option<ResourceKind> {
-    match name {
-        "counter" => Some(ResourceKind::Counter),
-        "id_generator" => Some(ResourceKind::IdGenerator),
-        _ => None,
-    }
-}
+/// `ResourceKind` by serde's names (reading here, writing in `write.rs`).
+pub(crate) const RESOURCES: [(&str, ResourceKind); 2] = [
+    ("counter", ResourceKind::Counter),
+    ("id_generator", ResourceKind::IdGenerator),
+];
 
-fn kazoo_identifier(name: &str) -> Option<KazooIdentifier> {
-    match name {
-        "none" => Some(KazooIdentifier::None),
-        "label" => Some(KazooIdentifier::Label),
-        _ => None,
-    }
-}
+/// `KazooIdentifier` by serde's names.
+pub(crate) const KAZOO_IDENTIFIERS: [(&str, KazooIdentifier); 2] = [
+    ("none", KazooIdentifier::None),
+    ("label", KazooIdentifier::Label),
+];
 
 mod write;
 pub use write::{write_forced, write_run, write_scenario};

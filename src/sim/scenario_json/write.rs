@@ -2,11 +2,13 @@
 //! [`crate::json_write`]: the bytes serde_json's `to_string` writes for them (a test holds the
 //! two to the same text), without its writer and the derived serializers in the pages.
 
-use super::FIELDS;
+use super::{FIELDS, KAZOO_IDENTIFIERS, RESOURCES};
+use crate::json_read::fields::name_of;
 use crate::json_write::Writer;
 use crate::sim::client::Timer;
+use crate::sim::forced_json::{LIB_TIMERS, TIMERS};
 use crate::sim::history::Run;
-use crate::sim::scenario::{KazooIdentifier, ResourceKind, Scenario};
+use crate::sim::scenario::Scenario;
 use crate::sim::world::Action;
 
 pub fn write_scenario(s: &Scenario) -> String {
@@ -57,8 +59,12 @@ fn action(w: &mut Writer, a: &Action) {
         Action::Timer(client, t) => {
             w.key("Timer").open('[').plain(client);
             match t {
-                Timer::Lib(l) => w.open('{').key("Lib").string(&format!("{l:?}")).close('}'),
-                t => w.string(&format!("{t:?}")),
+                Timer::Lib(l) => w
+                    .open('{')
+                    .key("Lib")
+                    .string(name_of(&LIB_TIMERS, *l))
+                    .close('}'),
+                t => w.string(name_of(&TIMERS, *t)),
             };
             w.close(']');
         }
@@ -99,10 +105,7 @@ fn field(w: &mut Writer, s: &Scenario, i: usize) {
         3..=12 => w.plain(ticks[i - 3]),
         13 => w.plain(s.rounds),
         14 => w.plain(s.fencing),
-        15 => w.string(match s.resource {
-            ResourceKind::Counter => "counter",
-            ResourceKind::IdGenerator => "id_generator",
-        }),
+        15 => w.string(name_of(&RESOURCES, s.resource)),
         16 => w.list(&s.readers, |w, c| {
             w.plain(c);
         }),
@@ -131,10 +134,7 @@ fn field(w: &mut Writer, s: &Scenario, i: usize) {
             w.string(p);
         }),
         31 => w.plain(s.retry_sleep),
-        32 => w.string(match s.kazoo_identifier {
-            KazooIdentifier::None => "none",
-            KazooIdentifier::Label => "label",
-        }),
+        32 => w.string(name_of(&KAZOO_IDENTIFIERS, s.kazoo_identifier)),
         33 => w.option(&s.ensemble, |w, v| {
             w.plain(v);
         }),

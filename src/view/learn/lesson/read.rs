@@ -5,7 +5,7 @@
 
 use super::super::{Ask, Chapter, Hunt};
 use super::{Stop, Text};
-use crate::json_read::fields::{list, named, object, option, whole, Got, Shape};
+use crate::json_read::fields::{by_name, list, named, object, option, whole, Got, Shape};
 use crate::json_read::Reader;
 use crate::sim::forced_json::forced;
 use crate::sim::moments::Kind;
@@ -181,11 +181,11 @@ pub const ASKS: [(&str, Ask); 10] = [
 ];
 
 fn kind(name: &str) -> Option<Kind> {
-    KINDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+    by_name(&KINDS, name)
 }
 
 fn ask(name: &str) -> Option<Ask> {
-    ASKS.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
+    by_name(&ASKS, name)
 }
 
 #[cfg(test)]
