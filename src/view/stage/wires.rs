@@ -4,7 +4,7 @@
 
 use super::Builder;
 use crate::view::geometry::within;
-use crate::view::palette::VIOLATION;
+use crate::view::palette::{self, VIOLATION};
 use crate::view::scene::{Anchor, Item, Shape};
 
 pub(super) const WIRE: &str = "#c5cad3";
@@ -93,22 +93,22 @@ impl Builder<'_> {
             false => format!("wire{}", c.id),
         };
         if !c.partitioned {
-            self.push(
-                Item::new(
-                    k,
-                    Shape::Line {
-                        x1: x0,
-                        y1: y0,
-                        x2: x1,
-                        y2: y1,
-                    },
-                    "ls-wire",
-                )
-                .stroke(WIRE)
+            let line = Shape::Line {
+                x1: x0,
+                y1: y0,
+                x2: x1,
+                y2: y1,
+            };
+            let item = Item::new(k, line, "ls-wire")
                 .attr("stroke-width", "2")
                 .data("client", c.id.to_string())
-                .data("server", s.to_string()),
-            );
+                .data("server", s.to_string());
+            // Redlock's wires cross on their way to every master: each in its client's colour,
+            // faint, says whose it is.
+            self.push(match c.fans_out && self.several() {
+                true => item.stroke(palette::client_colour(c.id)).opacity(45),
+                false => item.stroke(WIRE),
+            });
             return;
         }
         let at = |x: f32| y0 + (y1 - y0) * ((x - x0) / (x1 - x0).max(1.0));
@@ -227,5 +227,65 @@ impl Builder<'_> {
             t.fill = Some(VIOLATION);
             t.data.push(("evidence", "reply-lost".into()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::{presets, Lang, Simulation};
+    use crate::view::frame::build;
+    use crate::view::palette::client_colour;
+    use crate::view::plan::Plan;
+    use crate::view::stage::{scene, Opts};
+
+    /// (client, server, stroke) of every whole wire of `preset` at `step`.
+    fn wires(preset: &str, step: u64) -> Vec<(String, String, &'static str)> {
+        let mut sim = Simulation::new(presets::find(preset).unwrap().scenario());
+        sim.compute_ahead(2000, 200);
+        sim.seek(step);
+        let f = build(&sim, &Plan::new(&sim), Lang::En);
+        let lang = Lang::En;
+        let s = scene(
+            &f,
+            &Opts {
+                w: 1046,
+                h: 740,
+                lang,
+            },
+        );
+        let data = |i: &crate::view::scene::Item, k| {
+            i.data.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
+        };
+        s.items
+            .iter()
+            .filter(|i| i.class == "ls-wire")
+            .map(|i| {
+                (
+                    data(i, "client").unwrap(),
+                    data(i, "server").unwrap(),
+                    i.stroke.unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_redlock_wire_is_in_its_clients_colour() {
+        if !crate::FULL {
+            return; // the lean build has no Redlock
+        }
+        let w = wires("redlock-majority", 1);
+        let servers = |c: &str| w.iter().filter(|x| x.0 == c).count();
+        assert_eq!((servers("0"), servers("1")), (5, 5), "{w:?}");
+        for (c, _, stroke) in &w {
+            assert_eq!(*stroke, client_colour(c.parse().unwrap()), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn a_wire_to_one_server_stays_grey() {
+        let w = wires("queue", 1);
+        assert!(!w.is_empty());
+        assert!(w.iter().all(|x| x.2 == super::WIRE), "{w:?}");
     }
 }
