@@ -19,8 +19,8 @@ pub fn covers(k: Key) -> bool {
 pub fn template(k: Key) -> (&'static str, &'static str) {
     match k {
         Key::ServerCrash => (
-            "Fault: server {a} crashes. What it held in memory is gone ({b}); messages to it are lost until it restarts.",
-            "故障：服务器 {a} 崩溃。它内存中的数据都没了（{b}）；发往它的消息在它重启前都会丢失。",
+            "Fault: server {a} crashes. What it held in memory is gone ({b}); it answers nothing until it restarts.",
+            "故障：服务器 {a} 崩溃。它内存中的数据都没了（{b}）；在重启之前它不会应答任何请求。",
         ),
         Key::ServerRestart => (
             "Server {a} starts again, empty: without persistence every key it had is gone.",
