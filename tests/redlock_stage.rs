@@ -1,7 +1,8 @@
 //! The stage of Redlock's masters: no links between masters that never talk, a crashed
 //! master's key reads "crashed", a client unwinding too few votes is captioned releasing, and
 //! every master's lock row keeps its owner and TTL in an 800×500 embed too; the vote and
-//! expiry key frames say what the masters still hold.
+//! expiry key frames say what the masters still hold; a connect to a down master comes back
+//! refused rather than drawn lost.
 #![cfg(feature = "services")]
 
 use lockstep::sim::{presets, Lang, Simulation};
@@ -162,4 +163,22 @@ fn a_key_running_out_while_its_client_still_waits_for_answers_says_so() {
     );
     let zh = expiry.caption(Lang::Zh);
     assert!(zh.contains("C2 还在等 1 个应答"), "{zh}");
+}
+
+#[test]
+fn a_connect_to_a_down_master_comes_back_refused_and_is_not_drawn_lost() {
+    // Steps 1 and 2 crash redis-4 and redis-5 while both clients' connects are on their way.
+    for (w, h) in SIZES {
+        for step in [2, 5] {
+            let (f, s) = at("redlock-clock-jump", step, w, h);
+            let refused = f.messages.iter().filter(|m| m.op == "ECONNREFUSED");
+            assert_eq!(refused.count(), 4, "{w}x{h} step {step}: {:?}", f.messages);
+            assert!(
+                !f.messages.iter().any(|m| m.lost),
+                "{w}x{h} step {step}: a refused connect is not a lost one: {:?}",
+                f.messages
+            );
+            assert!(!s.has_evidence("reply-lost"), "{w}x{h} step {step}");
+        }
+    }
 }

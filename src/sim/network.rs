@@ -249,6 +249,12 @@ impl Network {
         self.lost.values()
     }
 
+    /// Forgets lost message `id` for the view: its host answered it (a refused connection
+    /// comes back as the refusal, not as a message lost on its way).
+    pub fn answered(&mut self, id: u64) {
+        self.lost.remove(id);
+    }
+
     /// The head of each link: only these may be delivered next (FIFO per link).
     pub fn deliverable(&self) -> Vec<&Envelope> {
         let mut seen = vec![false; self.link_tail.len() + 1];

@@ -183,7 +183,8 @@ impl World {
 
     /// A message was lost. Between servers, the sender's side may notice; a client's message
     /// to a server that is down meets its host's reset (the port is closed), where the service
-    /// models one: the client hears at once that the connection failed.
+    /// models one: the client hears at once that the connection failed (and the stage shows
+    /// the refusal coming back, not the message lost on its way).
     pub(super) fn lost(&mut self, e: &super::network::Envelope) {
         match (e.from, e.to, &e.payload) {
             (Node::Server(a), Node::Server(b), Payload::Peer(p)) => {
@@ -195,6 +196,7 @@ impl World {
                         *seen = e.conn;
                     }
                     self.send(Node::Server(s), Node::Client(c), Payload::Down(d));
+                    self.net.answered(e.id);
                 }
             }
             _ => {}
