@@ -9,7 +9,7 @@ use lockstep::recipes::RecipeKind;
 use lockstep::services::zookeeper::ensemble::{epoch_of, Ensemble};
 use lockstep::services::{Role, Service};
 use lockstep::sim::narrate::Key;
-use lockstep::sim::{presets, Command, Scenario, Simulation, TimedCommand};
+use lockstep::sim::{presets, Command, Lang, Scenario, Simulation, TimedCommand};
 use lockstep::view::compare::column_scenario;
 
 fn ensemble(sim: &Simulation) -> &Ensemble {
@@ -122,6 +122,16 @@ fn a_server_cut_off_from_the_quorum_stops_serving_and_the_majority_keeps_the_loc
     assert_eq!(e.invariant(), None);
     assert!(keys(&sim).contains(&Key::ZabLeaderLost));
     assert_eq!(lock_nodes(e, 1).len(), lock_nodes(e, 2).len());
+    // Why it stopped, in words a reader of either language can follow.
+    let lost = sim.records().iter().map(|r| &r.narration);
+    let lost = lost.filter(|n| n.key == Key::ZabLeaderLost).last().unwrap();
+    assert!(
+        lost.text(Lang::En).contains("(no word from zk-3 for syncLimit ticks)"),
+        "{}",
+        lost.text(Lang::En)
+    );
+    let zh = lost.text(Lang::Zh);
+    assert!(zh.contains("（syncLimit 个时钟单位内没有 zk-3 的消息）"), "{zh}");
 }
 
 #[test]

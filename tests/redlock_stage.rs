@@ -182,3 +182,20 @@ fn a_connect_to_a_down_master_comes_back_refused_and_is_not_drawn_lost() {
         }
     }
 }
+
+#[test]
+fn a_master_that_restarted_empty_says_so_in_both_languages() {
+    let mut sim = Simulation::new(presets::find("redlock-restart-empty").unwrap().scenario());
+    sim.compute_ahead(2000, 200);
+    let plan = lockstep::view::plan::Plan::new(&sim);
+    sim.seek(82);
+    for (lang, words) in [
+        (Lang::En, "restarted empty at t=100"),
+        (Lang::Zh, "t=100 时以空数据重启"),
+    ] {
+        let f = lockstep::view::frame::build(&sim, &plan, lang);
+        let labels: Vec<&str> = f.servers.iter().map(|s| s.label.as_str()).collect();
+        assert!(labels[3].ends_with(words), "{lang:?}: {labels:?}");
+        assert!(labels[4].ends_with(words), "{lang:?}: {labels:?}");
+    }
+}

@@ -319,7 +319,7 @@ impl Redlock {
                 ],
                 false => [
                     format!("restarted empty at t={t}"),
-                    format!("t={t} 时空着重启"),
+                    format!("t={t} 时以空数据重启"),
                 ],
             };
             note = Some(match note {

@@ -93,7 +93,7 @@ impl Ensemble {
                         .a(self.name(s))
                         .b(Detail::Words([
                             format!("no word from {} for syncLimit ticks", self.name(leader)),
-                            format!("{} 个 syncLimit 时钟单位没有消息", self.name(leader)),
+                            format!("syncLimit 个时钟单位内没有 {} 的消息", self.name(leader)),
                         ]))
                 })
             }
