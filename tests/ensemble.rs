@@ -126,12 +126,16 @@ fn a_server_cut_off_from_the_quorum_stops_serving_and_the_majority_keeps_the_loc
     let lost = sim.records().iter().map(|r| &r.narration);
     let lost = lost.filter(|n| n.key == Key::ZabLeaderLost).last().unwrap();
     assert!(
-        lost.text(Lang::En).contains("(no word from zk-3 for syncLimit ticks)"),
+        lost.text(Lang::En)
+            .contains("(no word from zk-3 for syncLimit ticks)"),
         "{}",
         lost.text(Lang::En)
     );
     let zh = lost.text(Lang::Zh);
-    assert!(zh.contains("（syncLimit 个时钟单位内没有 zk-3 的消息）"), "{zh}");
+    assert!(
+        zh.contains("（syncLimit 个时钟单位内没有 zk-3 的消息）"),
+        "{zh}"
+    );
 }
 
 #[test]
