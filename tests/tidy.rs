@@ -211,11 +211,17 @@ fn the_services_feature_gates_modules_and_variants_only() {
     );
 }
 
+/// A file holds one responsibility; this cap only catches a file that has clearly grown a
+/// second one (the longest legitimate files are match dispatchers and view bodies). Split by
+/// responsibility, never just to get under a count.
 #[test]
 fn source_files_stay_reviewable() {
     for (path, text) in sources() {
         let lines = text.lines().count();
-        assert!(lines <= 400, "{path} has {lines} lines; split it");
+        assert!(
+            lines <= 600,
+            "{path} has {lines} lines: has it grown a second responsibility?"
+        );
     }
 }
 

@@ -3,7 +3,7 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 104] = [
+pub const ALL_KEYS: [Key; 109] = [
     Key::CmdSyncRead,
     Key::CmdExtend,
     Key::CmdPauseLinks,
@@ -40,6 +40,11 @@ pub const ALL_KEYS: [Key; 104] = [
     Key::ZabRevalidate,
     Key::ZabReset,
     Key::ZabExpire,
+    Key::ZabPings,
+    Key::ZabAckCount,
+    Key::ZabAckLate,
+    Key::ZabReceives,
+    Key::ZabToDown,
     Key::CmdPauseServer,
     Key::PeerSent,
     Key::ServerRestartDisk,

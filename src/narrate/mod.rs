@@ -175,6 +175,13 @@ pub enum Key {
     ZabRevalidate,
     ZabReset,
     ZabExpire,
+    /// The leader's heartbeat round; an ACK counted short of a majority, or after the commit;
+    /// any other message between servers, and one that reaches a server that is down.
+    ZabPings,
+    ZabAckCount,
+    ZabAckLate,
+    ZabReceives,
+    ZabToDown,
     /// A server's clock is stepped forward / back (Redlock).
     ClockJumpForward,
     ClockJumpBack,
@@ -205,6 +212,10 @@ pub struct Narration {
     pub b: Detail,
     pub n: i64,
     pub phase: Option<Phase>,
+    /// The client's phase is `Holding`, but the service no longer says it holds (its session
+    /// expired, its key ran out): the sentence says it only believes so, as its card does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub believes: bool,
 }
 
 impl Narration {
@@ -216,6 +227,7 @@ impl Narration {
             b: Detail::None,
             n: 0,
             phase: None,
+            believes: false,
         }
     }
     pub fn a(mut self, a: impl Into<String>) -> Self {
@@ -251,16 +263,14 @@ impl Narration {
             &cli(self.b.text(lang)),
             self.n,
         );
+        let now = if lang == Lang::En {
+            " Now: "
+        } else {
+            " 现在："
+        };
         match &self.phase {
-            Some(p) => format!(
-                "{s}{}{}",
-                if lang == Lang::En {
-                    " Now: "
-                } else {
-                    " 现在："
-                },
-                phase_text(p, lang)
-            ),
+            Some(Phase::Holding) if self.believes => format!("{s}{now}{}", believes_text(lang)),
+            Some(p) => format!("{s}{now}{}", phase_text(p, lang)),
             None => s,
         }
     }
@@ -271,6 +281,14 @@ fn fill(t: &str, c: &str, a: &str, b: &str, n: i64) -> String {
         .replace("{a}", a)
         .replace("{b}", b)
         .replace("{n}", &n.to_string())
+}
+
+/// A holder's phase when the service no longer agrees.
+fn believes_text(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => "以为自己持有锁，但服务已不这么认为",
+        _ => "believes it holds the lock, but the service no longer says so",
+    }
 }
 
 /// A phase in words.

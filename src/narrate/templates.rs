@@ -52,7 +52,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::ClockJumpForward | Key::ClockJumpBack | Key::RedlockHeldDown | Key::FailoverRedlock => ("", ""),
         Key::RedlockRequest | Key::RedlockHeard | Key::RedlockRefused | Key::RedlockConnected | Key::RedlockReset | Key::RedlockExpired | Key::RedlockReconnect => ("", ""),
         // An ensemble's own traffic (`zab.rs`, full bundle only), through `services::template`.
-        Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire => services::template(k),
+        Key::ZabAnswerVote | Key::ZabForward | Key::ZabPropose | Key::ZabAck | Key::ZabCommit | Key::ZabApply | Key::ZabHeartbeat | Key::ZabVote | Key::ZabLeads | Key::ZabFollows | Key::ZabSync | Key::ZabServing | Key::ZabEstablished | Key::ZabLeaderLost | Key::ZabQuorumLost | Key::ZabNotServing | Key::ZabRefused | Key::ZabRevalidate | Key::ZabReset | Key::ZabExpire | Key::ZabPings | Key::ZabAckCount | Key::ZabAckLate | Key::ZabReceives | Key::ZabToDown => services::template(k),
         // An observer's reads, a stall of the links between servers and a handshake on a
         // socket the client left (full bundle only).
         Key::CmdRead | Key::CmdSyncRead | Key::CmdPauseLinks | Key::AbandonedHandshake => services::template(k),

@@ -27,9 +27,26 @@ pub fn template(k: Key) -> Option<(&'static str, &'static str)> {
             "{a} applies committed transaction {b} to its own tree.",
             "{a} 把已提交的事务 {b} 应用到自己的树上。",
         ),
-        Key::ZabHeartbeat => (
-            "{a} and its leader exchange a heartbeat: {b}.",
-            "{a} 与领导者交换心跳：{b}。",
+        Key::ZabHeartbeat => ("{b} (a heartbeat).", "{b}（心跳）。"),
+        Key::ZabPings => (
+            "Leader {a} sends its heartbeat (PING) to every follower.",
+            "领导者 {a} 向每个跟随者发送心跳（PING）。",
+        ),
+        Key::ZabAckCount => (
+            "Leader {a} counts an ACK of {b}: {n} servers have logged it, not yet a majority.",
+            "领导者 {a} 收到 {b} 的一个 ACK：已有 {n} 台服务器记录了它，还不到过半数。",
+        ),
+        Key::ZabAckLate => (
+            "Leader {a} hears one more ACK of {b}, already committed once a majority had logged it.",
+            "领导者 {a} 又收到 {b} 的一个 ACK；过半数记录之后它早已提交。",
+        ),
+        Key::ZabReceives => (
+            "{a} receives {b}.",
+            "{a} 收到 {b}。",
+        ),
+        Key::ZabToDown => (
+            "{b} reaches {a}, which is down: nothing reads it.",
+            "{b} 到达 {a}，但它已宕机：没有进程读取它。",
         ),
         Key::ZabVote => (
             "{a} is electing a leader: its vote is {b} (votes compare by epoch, then last zxid, then server id).",

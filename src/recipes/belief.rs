@@ -40,6 +40,20 @@ pub(crate) trait Believes {
     }
     /// The client's clock, before each input (only a recipe that measures time keeps it).
     fn at(&mut self, _now: crate::services::Tick) {}
+    /// Its holder gets a fencing token that grows with every grant (a czxid, a create
+    /// revision, a fence column); Redis keys and plain lock rows give none.
+    fn fences(&self) -> bool {
+        true
+    }
+}
+
+impl Believes for NoLock {
+    fn node(&self) -> Option<&str> {
+        self.my_node.as_deref()
+    }
+    fn fences(&self) -> bool {
+        false
+    }
 }
 
 /// Recipes whose belief is only their lock node.
@@ -47,7 +61,6 @@ macro_rules! believes_node {
     ($($t:ty),*) => { $(impl Believes for $t { fn node(&self) -> Option<&str> { self.my_node.as_deref() } })* };
 }
 believes_node!(
-    NoLock,
     naive::Naive,
     sequential::Sequential,
     curator::Curator,

@@ -85,6 +85,21 @@ impl RecipeKind {
         }
     }
 
+    /// Whether a holder gets a fencing token that grows with every grant: a ZooKeeper lock
+    /// node's czxid, an etcd key's create revision, the lock row's fence column.
+    pub fn gives_token(self) -> bool {
+        !matches!(
+            self,
+            RecipeKind::None
+                | RecipeKind::Observer
+                | RecipeKind::RedisSetnx
+                | RecipeKind::RedisLease
+                | RecipeKind::Redlock
+                | RecipeKind::SqlInsert
+                | RecipeKind::SqlRowLock
+        )
+    }
+
     /// Whether the recipe runs on Curator's framework (its connection manager declares a
     /// session lost after a session timeout without a connection).
     pub fn curator_framework(self) -> bool {

@@ -226,6 +226,11 @@ macro_rules! recipes {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.tally(), )* )* }
             }
 
+            /// Whether its holder gets a fencing token (see [`RecipeKind::gives_token`]).
+            pub fn gives_token(&self) -> bool {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.fences(), )* )* }
+            }
+
             /// The client's clock, before each input (a recipe that measures time reads it).
             pub fn at(&mut self, now: crate::services::Tick) {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.at(now), )* )* }

@@ -28,6 +28,9 @@ impl Believes for Observer {
     fn node(&self) -> Option<&str> {
         self.my_node.as_deref()
     }
+    fn fences(&self) -> bool {
+        false
+    }
 }
 
 fn exists() -> Request {

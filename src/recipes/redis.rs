@@ -62,6 +62,9 @@ impl Believes for Redis {
     fn node(&self) -> Option<&str> {
         self.my_node.as_deref()
     }
+    fn fences(&self) -> bool {
+        false
+    }
     fn belief(&self) -> Belief<'_> {
         Belief {
             node: self.node(),

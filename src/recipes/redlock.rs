@@ -76,6 +76,9 @@ impl Believes for Redlock {
     fn node(&self) -> Option<&str> {
         self.my_node.as_deref()
     }
+    fn fences(&self) -> bool {
+        false
+    }
     fn tally(&self) -> Option<super::Tally> {
         Some(self.votes_now())
     }

@@ -46,11 +46,17 @@ impl Believes for Insert {
             lease: None,
         }
     }
+    fn fences(&self) -> bool {
+        self.lease.is_some()
+    }
 }
 
 impl Believes for RowLock {
     fn node(&self) -> Option<&str> {
         self.my_node.as_deref()
+    }
+    fn fences(&self) -> bool {
+        false
     }
 }
 

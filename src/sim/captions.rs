@@ -144,8 +144,8 @@ impl Moment {
                 format!("{all} 同时持有租约：信号量不是互斥锁。"),
             ),
             Kind::NoExpiry => pick(
-                format!("The key {t} has no expiry and its owner is gone: it stays forever."),
-                format!("键 {t} 没有过期时间，而它的主人已经不在了：它会永远留下。"),
+                format!("The key {t} has no expiry and its owner is gone: the server will never remove it by itself."),
+                format!("键 {t} 没有过期时间，而它的主人已经不在了：服务器自己永远不会删除它。"),
             ),
             Kind::Rewatch => pick(
                 format!("{c} lists the children again and now watches {t} instead."),

@@ -75,12 +75,12 @@ impl Moment {
                 )
             }
             Kind::Quorum if self.n == 0 => pick(
-                format!("{c} won the lock: a majority of the masters voted for it. {others} got none of {m} votes; it sends its unlock script to every master anyway and tries again later."),
-                format!("{c} 赢得了锁：多数主节点投给了它。{others} 在 {m} 票中一票也没拿到；它照样向每个主节点发送解锁脚本，稍后再试。"),
+                format!("{c} holds the lock: a majority of the masters voted for it. {others} got none of {m} votes; it sends its unlock script to every master anyway and tries again later."),
+                format!("{c} 持有锁：多数主节点投给了它。{others} 在 {m} 票中一票也没拿到；它照样向每个主节点发送解锁脚本，稍后再试。"),
             ),
             Kind::Quorum => pick(
-                format!("{c} won the lock: a majority of the masters voted for it. {others} got only {n} of {m} votes, so it deletes its keys from every master and tries again later."),
-                format!("{c} 赢得了锁：多数主节点投给了它。{others} 只拿到 {m} 票中的 {n} 票，于是从每个主节点删除自己的键，稍后再试。"),
+                format!("{c} holds the lock: a majority of the masters voted for it. {others} got only {n} of {m} votes, so it deletes its keys from every master and tries again later."),
+                format!("{c} 持有锁：多数主节点投给了它。{others} 只拿到 {m} 票中的 {n} 票，于是从每个主节点删除自己的键，稍后再试。"),
             ),
             _ => String::new(),
         }

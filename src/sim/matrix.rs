@@ -79,7 +79,11 @@ pub enum Outcome {
     Unsafe,
     /// Safe, but a client waits forever (the stuck monitor) or never gets the lock.
     Stuck,
-    /// The fault is not one this service can suffer, or not one Lockstep models for it.
+    /// Not a fault this service can suffer: its servers log every acknowledged write before
+    /// answering, so there is nothing for a restart to forget.
+    NotApplicable,
+    /// A fault the service could suffer but Lockstep does not model for it (a single Redis
+    /// server's clock): the cell claims nothing.
     NotModelled,
 }
 
@@ -108,7 +112,8 @@ pub struct Row {
     pub waits: Waits,
     pub fencing_token: bool,
     /// Requests and messages per acquisition with ten clients and no faults, in tenths
-    /// (integers keep float formatting out of the wasm bundle).
+    /// (integers keep float formatting out of the wasm bundle); heartbeats (pings,
+    /// keep-alives and their answers) are not counted, so a herd's notifications show.
     pub requests_x10: u64,
     pub messages_x10: u64,
 }
@@ -220,14 +225,22 @@ fn majority(recipe: RecipeKind) -> std::ops::Range<crate::services::ServerId> {
     }
 }
 
-/// Whether the probe's fault is one this recipe's service suffers in Lockstep.
-pub fn modelled(recipe: RecipeKind, p: Probe) -> bool {
+/// Why a probe is not run for this recipe: its service cannot suffer the fault, or Lockstep
+/// does not model it there; `None`: it is run.
+pub fn unrun(recipe: RecipeKind, p: Probe) -> Option<Outcome> {
     let redis = matches!(recipe, RecipeKind::RedisSetnx | RecipeKind::RedisLease);
     match p {
-        Probe::ClockJump => recipe == RecipeKind::Redlock,
-        Probe::RestartEmpty => redis || recipe == RecipeKind::Redlock,
-        _ => true,
+        Probe::ClockJump if recipe != RecipeKind::Redlock => Some(Outcome::NotModelled),
+        Probe::RestartEmpty if !redis && recipe != RecipeKind::Redlock => {
+            Some(Outcome::NotApplicable)
+        }
+        _ => None,
     }
+}
+
+/// Whether the probe's fault is one this recipe's service suffers in Lockstep.
+pub fn modelled(recipe: RecipeKind, p: Probe) -> bool {
+    unrun(recipe, p).is_none()
 }
 
 const STEPS: u64 = 6000;
@@ -290,8 +303,8 @@ pub fn row(recipe: RecipeKind) -> Row {
     let mut outcomes = Vec::new();
     let mut crash = None;
     for p in PROBES {
-        if !modelled(recipe, p) {
-            outcomes.push((p, Outcome::NotModelled, 0));
+        if let Some(o) = unrun(recipe, p) {
+            outcomes.push((p, o, 0));
             continue;
         }
         let sim = run(probe(recipe, p));
@@ -327,7 +340,7 @@ pub fn row(recipe: RecipeKind) -> Row {
         waits,
         fencing_token: tokens.len() > 1 && tokens.windows(2).all(|p| p[1] > p[0]),
         requests_x10: w.metrics.requests * 10 / acquisitions,
-        messages_x10: w.metrics.messages * 10 / acquisitions,
+        messages_x10: (w.metrics.messages - w.metrics.heartbeats) * 10 / acquisitions,
     }
 }
 
@@ -342,7 +355,8 @@ impl Outcome {
             Outcome::Fenced => "fenced",
             Outcome::Unsafe => "UNSAFE",
             Outcome::Stuck => "stuck",
-            Outcome::NotModelled => "—",
+            Outcome::NotApplicable => "n/a",
+            Outcome::NotModelled => "not modelled",
         }
     }
 }

@@ -89,6 +89,7 @@ impl World {
             }
             Action::Command(c) => (self.command(c, &mut fired), None),
         };
+        let narration = self.honest(narration);
         self.net.tidy(self.now);
         let sent = (before..self.net.next_id()).collect();
         let deleted = std::mem::take(&mut self.deleted_now);
@@ -112,6 +113,21 @@ impl World {
         };
         super::monitors::check(self, record.index, record.heartbeat);
         record
+    }
+
+    /// A sentence that ends "Now: holding the lock" says "believes it holds" when the service
+    /// no longer says the client holds (the card's status says the same).
+    fn honest(&self, mut n: Narration) -> Narration {
+        let holding = n.phase == Some(crate::recipes::Phase::Holding);
+        if let Some(c) = n
+            .client
+            .filter(|_| holding)
+            .and_then(|c| self.clients.get(c))
+        {
+            let lockless = matches!(c.recipe, crate::recipes::Recipe::None(_));
+            n.believes = !lockless && !(c.alive() && self.service.holds(self.now, &c.claim()));
+        }
+        n
     }
 
     pub(super) fn client_sends(&mut self, c: ClientId, out: Vec<Outgoing>) {

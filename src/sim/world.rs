@@ -34,6 +34,9 @@ pub struct Metrics {
     /// Lock hand-offs (a holder's release).
     pub releases: u64,
     pub messages: u64,
+    /// Of `messages`: pings, keep-alives and their answers, between clients and servers or
+    /// between servers.
+    pub heartbeats: u64,
     pub lost_messages: u64,
 }
 
@@ -155,6 +158,7 @@ impl World {
 
     pub(super) fn send(&mut self, from: Node, to: Node, payload: Payload) -> u64 {
         self.metrics.messages += 1;
+        self.metrics.heartbeats += u64::from(payload.background() && payload != Payload::Hangup);
         let (conn, latency) = match (from, to) {
             (Node::Client(c), Node::Server(_)) => (self.clients[c].lib.connection(), self.latency),
             (Node::Server(_), Node::Client(c)) => {

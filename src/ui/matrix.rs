@@ -30,6 +30,14 @@ fn outcome_key(o: &Outcome) -> (&'static str, &'static str) {
         Outcome::Unsafe => ("mx.unsafe", "unsafe"),
         Outcome::Stuck => ("mx.stuck", "stuck"),
         Outcome::NotModelled => ("mx.not_modelled", "none"),
+        Outcome::NotApplicable => ("mx.not_applicable", "none"),
+    }
+}
+
+fn why_key(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::NotApplicable => "mx.not_applicable_why",
+        _ => "mx.not_modelled_why",
     }
 }
 
@@ -69,19 +77,21 @@ fn row(app: App, r: Row) -> impl IntoView {
         <tr data-recipe=r.recipe.name()>
             <th scope="row"><code>{r.recipe.name()}</code></th>
             <td>{r.recipe.service().name()}</td>
-            {r.outcomes.iter().map(|(p, o, _)| {
+            {r.outcomes.iter().map(|(p, o, step)| {
                 let (key, class) = outcome_key(o);
-                let p = *p;
-                if *o == Outcome::NotModelled {
+                let (p, step) = (*p, *step);
+                if matches!(o, Outcome::NotModelled | Outcome::NotApplicable) {
                     return view! {
-                        <td class="ls-mx ls-mx--none" data-probe=probe_key(p) title=tr(app, "mx.not_modelled_why")>{tr(app, key)}</td>
+                        <td class="ls-mx ls-mx--none" data-probe=probe_key(p) title=tr(app, why_key(o))>{tr(app, key)}</td>
                     }.into_any();
                 }
+                // A cell opens its run at the step where its verdict was reached.
                 view! {
-                    <td class=format!("ls-mx ls-mx--{class}") data-probe=probe_key(p)>
+                    <td class=format!("ls-mx ls-mx--{class}") data-probe=probe_key(p) data-step=step>
                         <button on:click=move |_| {
                             app.matrix.set(None);
                             app.load(crate::view::url::CUSTOM, matrix::probe(recipe, p));
+                            app.seek(step);
                         }>{tr(app, key)}</button>
                     </td>
                 }.into_any()

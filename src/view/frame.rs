@@ -42,6 +42,10 @@ pub struct ResourceView {
     pub value: u64,
     pub highest_token: i64,
     pub fencing: bool,
+    /// The lock hands its holders a fencing token (a czxid, a create revision, a fence
+    /// column); Redis's and Redlock's keys and the plain lock rows give none, so every write
+    /// carries 0 and fencing compares nothing.
+    pub tokens: bool,
     /// It hands out IDs (a lost update is then a duplicate ID).
     pub ids: bool,
     pub writes: Vec<WriteRecord>,
@@ -179,6 +183,7 @@ pub fn build(sim: &Simulation, plan: &Plan, lang: Lang) -> Frame {
             w,
             used,
             sim.scenario().resource == crate::sim::scenario::ResourceKind::IdGenerator,
+            sim.scenario().recipe.gives_token(),
         ),
         monitors: monitors(w),
         replica: w.service.replica(),
@@ -224,13 +229,14 @@ fn firing(past: &[StepRecord]) -> Option<Firing> {
     })
 }
 
-fn resource(w: &World, used: bool, ids: bool) -> ResourceView {
+fn resource(w: &World, used: bool, ids: bool, tokens: bool) -> ResourceView {
     let r = &w.resource;
     ResourceView {
         used,
         value: r.value,
         highest_token: r.highest_token,
         fencing: r.fencing,
+        tokens,
         ids,
         writes: r.writes.iter().cloned().collect(),
         first_lost: r.first_lost.clone(),

@@ -193,9 +193,13 @@ fn status(a: &Around, c: &Client, agrees: bool) -> Status {
     }
 }
 
-/// A path's last component without its random prefix.
-fn tail(p: &str) -> String {
-    tail_name(p.rsplit('/').next().unwrap_or(p))
+/// A path's last component without its random prefix; a child of the root keeps its slash
+/// (`/lock`), as its row on the stage names it.
+pub(crate) fn tail(p: &str) -> String {
+    match p.rfind('/') {
+        Some(0) => p.to_string(),
+        _ => tail_name(p.rsplit('/').next().unwrap_or(p)),
+    }
 }
 
 impl Status {
@@ -376,7 +380,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
             countdown(w, c)
         },
         session: session.unwrap_or_default(),
-        token: c.app.token,
+        token: c.app.token.filter(|_| c.recipe.gives_token()),
         value: c
             .lib
             .fans_out()

@@ -112,6 +112,17 @@ impl Master {
             .collect()
     }
 
+    /// The key holding `token` that its memory had when it crashed (still in its AOF's copy,
+    /// `disk`), if that key would still be live now: its expiry in world time.
+    pub fn held_at_crash(&self, now: Tick, token: &str) -> Option<Option<Tick>> {
+        let local = self.clock.local(now);
+        let (_, e) = self.disk.iter().find(|(_, e)| e.str() == Some(token))?;
+        match e.expire_at {
+            Some(t) if t <= local => None,
+            end => Some(end.map(|t| self.clock.world(t, now))),
+        }
+    }
+
     /// The live key holding `token`, and its expiry on this clock.
     pub fn holding(&self, now: Tick, token: &str) -> Option<Option<Tick>> {
         let local = self.clock.local(now);

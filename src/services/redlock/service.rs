@@ -44,12 +44,19 @@ impl Redlock {
     }
 
     /// When each master holding `token` lets it go (world time), longest first.
+    /// A master that is down under the delayed-restart policy cannot come back before the
+    /// longest TTL has passed, so it can vote for nobody else while the key it had at its
+    /// crash would still be live: it counts as holding that key until then.
     fn holds_until(&self, now: Tick, token: &str) -> Vec<Tick> {
+        let held_down = self.delayed_restart;
         let mut ends: Vec<Tick> = self
             .masters
             .iter()
-            .filter(|m| !m.down)
-            .filter_map(|m| m.holding(now, token))
+            .filter_map(|m| match m.down {
+                false => m.holding(now, token),
+                true if held_down => m.held_at_crash(now, token),
+                true => None,
+            })
             .map(|end| end.unwrap_or(Tick::MAX))
             .collect();
         crate::sort::by(&mut ends, |a, b| b.cmp(a));

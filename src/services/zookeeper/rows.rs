@@ -130,7 +130,12 @@ pub fn tree(server: &Server) -> Vec<Znode> {
 }
 
 fn row(path: &str, depth: usize, node: &crate::engine::tree::Znode) -> Znode {
-    let name = crate::engine::path::child_name(path).to_string();
+    // A child of the root is named by its path (`/lock`, `/locks`): two of them one under the
+    // other would otherwise read as a parent and its child.
+    let name = match depth {
+        1 => path.to_string(),
+        _ => crate::engine::path::child_name(path).to_string(),
+    };
     let sequential =
         name.len() >= 10 && name[name.len() - 10..].bytes().all(|b| b.is_ascii_digit());
     let (kind, owner) = match node.kind {

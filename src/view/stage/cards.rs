@@ -305,9 +305,17 @@ impl Builder<'_> {
             _ => {}
         }
         if let Some(n) = &c.node {
-            let [en, zh] = self.f.service.look().entry;
+            let look = self.f.service.look();
+            let [en, zh] = look.entry;
             let word = self.say(en, zh);
-            let name = crate::narrate::tail_name(n.rsplit('/').next().unwrap_or(n));
+            let name = crate::view::lanes::tail(n);
+            // A key or a row is quoted: "row “lock”" is the lock table's row, where "row lock"
+            // would read as the database's row lock (what FOR UPDATE takes).
+            let name = if look.znodes {
+                name
+            } else {
+                format!("“{name}”")
+            };
             parts.push(match c.found {
                 true => self.say(
                     format!("found by its GUID: {name}"),

@@ -81,6 +81,14 @@ impl Builder<'_> {
         // Green only where fencing can work: tokens that order the writes. A lock without
         // tokens (every write carries 0) fences nothing, which is a warning, not a success.
         let (fence, fence_fill) = match (res.fencing, res.highest_token) {
+            // A lock without tokens (Redis, Redlock, a plain lock row): say so from the start.
+            (true, _) if !res.tokens => (
+                self.say(
+                    "fencing on, but this lock gives no token: every write carries 0",
+                    "启用防护，但这把锁不提供令牌：每次写入都带 0",
+                ),
+                VIOLATION,
+            ),
             (true, 0) if res.writes.is_empty() => (
                 self.say("fencing on · no token seen yet", "启用防护 · 尚未见过令牌"),
                 MUTED,
@@ -245,7 +253,7 @@ impl Builder<'_> {
         } else {
             format!("← {}", w.value)
         };
-        let token = if self.f.resource.fencing {
+        let token = if self.f.resource.fencing && self.f.resource.tokens {
             let t = stamp_text(w.token);
             self.say(format!("token {t}"), format!("令牌 {t}"))
         } else {

@@ -214,9 +214,12 @@ impl Ensemble {
         // The socket this handshake came on is gone (the client moved on and resumed
         // elsewhere): the answer finds no connection, and the session stays where it is.
         if self.open_at(s, conn) != Some(None) {
-            return Narration::new(Key::ZabHeartbeat, None)
+            return Narration::new(Key::ZabReceives, None)
                 .a(self.name(s))
-                .b(Detail::Text("REVALIDATE".into()));
+                .b(Detail::Words([
+                    "REVALIDATE for a connection that is gone".into(),
+                    "针对已断开连接的 REVALIDATE".into(),
+                ]));
         }
         if !valid {
             self.conns.remove(&conn);

@@ -16,10 +16,8 @@ impl Ensemble {
         msg: Zab,
         out: &mut Out,
     ) -> Narration {
-        let quiet = Narration::new(Key::ZabHeartbeat, None)
-            .a(self.name(to))
-            .b(Detail::Text(msg.label()));
         self.wake(now, to, out);
+        let quiet = self.quiet(to, from, &msg);
         let m = &self.members[usize::from(to)];
         if !m.is_up() {
             return quiet;
@@ -92,7 +90,7 @@ impl Ensemble {
                         .a(self.name(to))
                         .b(Detail::Text(format!("0x{zxid:x}")));
                 }
-                quiet
+                self.ack_counted(to, zxid)
             }
             Zab::Commit { zxid } if follows => {
                 self.m(to).heard = now;
@@ -167,6 +165,50 @@ impl Ensemble {
             Zab::Reset => self.on_reset(now, to, from, follows, out),
             _ => quiet,
         }
+    }
+
+    /// What a message that changes nothing worth its own sentence says: a heartbeat between
+    /// a leader and its follower, a message to a server that is down, or what arrived where.
+    fn quiet(&self, to: ServerId, from: ServerId, msg: &Zab) -> Narration {
+        let (t, f) = (self.name(to), self.name(from));
+        let label = msg.label();
+        let words = match msg {
+            _ if !self.members[usize::from(to)].is_up() => {
+                return Narration::new(Key::ZabToDown, None)
+                    .a(t)
+                    .b(Detail::Words([format!("{f}'s {label}"), format!("{f} 的 {label}")]));
+            }
+            Zab::Ping => [
+                format!("Leader {f} pings follower {t}"),
+                format!("领导者 {f} 向跟随者 {t} 发送心跳"),
+            ],
+            Zab::PingReply { .. } => [
+                format!("Follower {f} answers leader {t}'s ping with the sessions its clients kept alive"),
+                format!("跟随者 {f} 回应领导者 {t} 的心跳，并报告其客户端保持存活的会话"),
+            ],
+            _ => {
+                return Narration::new(Key::ZabReceives, None)
+                    .a(t)
+                    .b(Detail::Words([format!("{label} from {f}"), format!("{f} 的 {label}")]));
+            }
+        };
+        Narration::new(Key::ZabHeartbeat, None).b(Detail::Words(words))
+    }
+
+    /// An ACK that commits nothing: the count so far, or one more after the commit.
+    fn ack_counted(&self, to: ServerId, zxid: i64) -> Narration {
+        let acks = self.members[usize::from(to)]
+            .lead()
+            .and_then(|l| l.acks.get(&zxid));
+        let key = if acks.is_some() {
+            Key::ZabAckCount
+        } else {
+            Key::ZabAckLate
+        };
+        Narration::new(key, None)
+            .a(self.name(to))
+            .b(Detail::Text(format!("0x{zxid:x}")))
+            .n(acks.map_or(0, |a| a.len() as i64))
     }
 
     /// A follower logs a proposal and acknowledges it; a gap in its leader's stream means its

@@ -73,11 +73,9 @@ impl Ensemble {
             }
         }
         self.prune_committed();
-        let who = self.leader().map_or_else(|| "zk".into(), |l| self.name(l));
-        said.unwrap_or_else(|| {
-            Narration::new(Key::ZabHeartbeat, None)
-                .a(who)
-                .b(Detail::Text("PING".into()))
+        said.unwrap_or_else(|| match self.leader() {
+            Some(l) => Narration::new(Key::ZabPings, None).a(self.name(l)),
+            None => Narration::new(Key::ServiceTick, None),
         })
     }
 
