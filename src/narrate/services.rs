@@ -89,8 +89,8 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
             "{c} 的 {a} 到达 {b}，但 {c} 已转向另一台服务器并关闭了那条连接：套接字已不在，这次握手没有任何结果。",
         ),
         Key::CmdPauseLinks => (
-            "Fault: {a}'s links to the other servers stall for {n} ticks. Its clients still reach it, and it answers their reads from its own copy, but no proposal or commit reaches it: it falls behind the leader.",
-            "故障：{a} 与其他服务器之间的链路停滞 {n} 个时钟单位。它的客户端仍能连上它，它也用自己的副本回答读请求，但提议和提交都到不了它：它落后于领导者。",
+            "Fault: {a}'s links to the other servers stall for {n} ticks: what travels between them waits on the way. Its clients still reach it.",
+            "故障：{a} 与其他服务器之间的链路停滞 {n} 个时钟单位：它们之间的消息都在路上等着。它的客户端仍能连上它。",
         ),
         Key::SvcRequest => ("The server runs {c}'s “{a}” and answers {b}.", "服务器执行 {c} 的“{a}”，应答 {b}。"),
         Key::TimerRetry => ("{c}'s poll delay is over: it tries again.", "{c} 的重试等待结束：再试一次。"),

@@ -32,7 +32,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::TimerReconnect => ("{c} tries to reconnect to the server.", "{c} 尝试重新连接服务器。"),
         Key::SessionExpires => ("The server expires {c}'s session {a}: no ping for its timeout. Its ephemeral nodes are deleted in one transaction (zxid {n}): {b}.", "服务器使 {c} 的会话 {a} 过期：超时时间内没有心跳。其临时节点在一个事务中被删除（zxid {n}）：{b}。"),
         Key::ServiceTick => ("The server's clock ticks.", "服务器时钟前进。"),
-        Key::CmdCrash => ("Fault: {c} crashes. Its session lives on at the server until it times out.", "故障：{c} 崩溃。其会话在服务器上一直存活到超时。"),
+        Key::CmdCrash => ("Fault: {c} crashes: its process is gone, and nothing more comes from it.", "故障：{c} 崩溃：进程没了，之后它不会再发出任何消息。"),
         Key::CmdClose => ("{c} closes its session gracefully and stops.", "{c} 正常关闭会话并停止。"),
         Key::CmdExpire => ("Fault: the server expires {c}'s session now.", "故障：服务器立即使 {c} 的会话过期。"),
         Key::CmdPartition => ("Fault: the network between {c} and the server is cut.", "故障：{c} 与服务器之间的网络被切断。"),

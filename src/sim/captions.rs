@@ -43,6 +43,17 @@ impl Moment {
         let (n, m) = (self.n, self.m);
         let pick = |en: String, cn: String| if zh { cn } else { en };
         match self.kind {
+            // A crashed ZooKeeper client's session outlives it: the key frame says so (the step's
+            // own sentence only says what happened, so that a course question about what comes
+            // next is not answered by it).
+            Kind::Fault if self.fault == Some(Key::CmdCrash) => pick(
+                format!("{t} Its session lives on at the server until it times out."),
+                format!("{t}其会话在服务器上一直存活到超时。"),
+            ),
+            Kind::Fault if self.fault == Some(Key::CmdPauseLinks) => pick(
+                format!("{t} It answers their reads from its own copy, but no proposal or commit reaches it: it falls behind the leader."),
+                format!("{t}它用自己的副本回答读请求，但提议和提交都到不了它：它落后于领导者。"),
+            ),
             Kind::Fault => t.clone(),
             Kind::Waiting if m == 1 => pick(
                 format!("{all} all watch the same {t}: one node, {n} watches."),

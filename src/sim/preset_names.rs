@@ -22,10 +22,7 @@ impl PresetName {
 pub const SERVICE_PRESET_NAMES: [PresetName; 21] = [
     PresetName {
         id: "zk-leader-crash",
-        title: [
-            "Ensemble: the leader dies, the lock stays",
-            "集群：领导者宕机，锁还在",
-        ],
+        title: ["Ensemble: the leader dies", "集群：领导者宕机"],
     },
     PresetName {
         id: "zk-minority",
@@ -37,8 +34,8 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 21] = [
     PresetName {
         id: "zk-stale-read",
         title: [
-            "Ensemble: a stale read, then sync",
-            "集群：过时读，然后 sync",
+            "Ensemble: reading from a lagging server",
+            "集群：在落后的服务器上读",
         ],
     },
     PresetName {
@@ -82,7 +79,7 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 21] = [
     },
     PresetName {
         id: "redis-failover",
-        title: ["Redis failover loses the lock", "Redis 故障切换丢失了锁"],
+        title: ["Redis: the primary fails over", "Redis：主节点故障切换"],
     },
     PresetName {
         id: "redis-split",
@@ -123,8 +120,8 @@ pub const SERVICE_PRESET_NAMES: [PresetName; 21] = [
     PresetName {
         id: "redlock-clock-jump",
         title: [
-            "Redlock: a clock jumps, two holders",
-            "Redlock：时钟跳变，两个持锁者",
+            "Redlock: a master's clock jumps",
+            "Redlock：一个主节点的时钟跳变",
         ],
     },
     PresetName {

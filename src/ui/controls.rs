@@ -53,11 +53,27 @@ pub fn Lesson() -> impl IntoView {
         app.sim
             .with(|s| s.scenario().recipe.service().look().znodes)
     };
+    // While a course question is open, the lesson and the key frames would tell its answer.
+    let veiled = Memo::new(move |_| {
+        let cursor = app.frame.with(|f| f.step);
+        app.questions
+            .with(|qs| crate::view::learn::veil::story_veiled(qs, cursor))
+    });
+    let story = move || match veiled.get() {
+        true => {
+            view! { <p id="ls-lesson" class="ls-lesson ls-muted">{tr(app, "ui.story_veiled")}</p> }
+                .into_any()
+        }
+        false => view! {
+            <p id="ls-lesson" class="ls-lesson">{lesson}</p>
+            {twin}
+            <h3>{tr(app, "ui.key_frames")}</h3>
+            <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
+        }
+        .into_any(),
+    };
     view! {
-        <p id="ls-lesson" class="ls-lesson">{lesson}</p>
-        {twin}
-        <h3>{tr(app, "ui.key_frames")}</h3>
-        <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
+        {story}
         <h3>{tr(app, "ui.legend")}</h3>
         <ul class="ls-legend">
             <li><span class="ls-legend__ring"></span>{move || tr(app, if zk() { "legend.ring" } else { "legend.ring_ttl" })}</li>

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::state::App;
 use super::tr;
 use crate::view::i18n::t;
-use crate::view::learn::progress::Answer;
+use crate::view::learn::progress::{Answer, Verdict};
 use crate::view::learn::questions::Question;
 use crate::view::learn::{self, text, Body, Chapter};
 
@@ -67,6 +67,8 @@ pub fn LearnBox() -> impl IntoView {
 #[component]
 fn RunBody(ch: &'static Chapter) -> impl IntoView {
     let app = expect_context::<App>();
+    // The answers whose reveal the run has reached may now be marked right or wrong.
+    Effect::new(move |_| app.reveal_through(app.frame.with(|f| f.step)));
     move || {
         let lang = app.lang.get();
         let step = app.frame.with(|f| f.step);
@@ -82,6 +84,8 @@ fn RunBody(ch: &'static Chapter) -> impl IntoView {
     }
 }
 
+/// A question: open for a prediction; once chosen, the choice is only noted (nothing says
+/// right or wrong while the run has not shown it); at the step that shows it, the verdict.
 #[component]
 fn Quiz(q: Question, answer: Option<Answer>) -> impl IntoView {
     let app = expect_context::<App>();
@@ -91,26 +95,38 @@ fn Quiz(q: Question, answer: Option<Answer>) -> impl IntoView {
     let options = (0..q.options.len())
         .map(|i| {
             let class = match answer {
+                None if shown && i == q.answer => "ls-quiz__opt ls-quiz__opt--right",
                 None => "ls-quiz__opt",
+                Some(a) if !shown && i == a.chosen => "ls-quiz__opt ls-quiz__opt--chosen",
+                Some(_) if !shown => "ls-quiz__opt ls-quiz__opt--other",
                 Some(_) if i == q.answer => "ls-quiz__opt ls-quiz__opt--right",
                 Some(a) if i == a.chosen => "ls-quiz__opt ls-quiz__opt--wrong",
                 Some(_) => "ls-quiz__opt ls-quiz__opt--other",
             };
             let q2 = q.clone();
             view! {
-                <button class=class data-i=i data-right=(i == q.answer).to_string() disabled=answer.is_some()
+                <button class=class data-i=i data-right=(i == q.answer).to_string() disabled=answer.is_some() || shown
+                    aria-pressed=answer.is_some_and(|a| a.chosen == i).to_string()
                     on:click=move |_| app.choose(&q2, i)>{q.option(i, lang).to_string()}</button>
             }
         })
         .collect_view();
+    let right = q.option(q.answer, lang);
     let feedback = match answer {
-        _ if shown => format!("{} {}", t("learn.shown", lang), q.option(q.answer, lang)),
+        None if shown => format!("{} {right}", t("learn.shown", lang)),
         None => t("learn.predict", lang).to_string(),
-        Some(a) if a.right => t("learn.right", lang).to_string(),
-        Some(_) => t("learn.wrong", lang).to_string(),
+        Some(a) if !shown => format!(
+            "{} {} {}",
+            t("learn.chosen", lang),
+            q.option(a.chosen, lang),
+            t("learn.see", lang)
+        ),
+        Some(a) if a.right => format!("✓ {} {right}", t("learn.right", lang)),
+        Some(_) => format!("✗ {} {right}", t("learn.wrong", lang)),
     };
     let state = match answer {
         None => "open",
+        Some(_) if !shown => "chosen",
         Some(a) if a.right => "right",
         Some(_) => "wrong",
     };
@@ -136,6 +152,7 @@ fn Takeaway(ch: &'static Chapter) -> impl IntoView {
     view! {
         <div id="ls-learn-takeaway" class="ls-learn__takeaway">
             <strong>{t("learn.takeaway", lang)}": "</strong>{ch.takeaway(lang)}
+            {ch.matrix.then(|| view! { <button id="ls-learn-matrix" on:click=move |_| app.open_matrix()>{t("learn.matrix", lang)}</button> })}
             {next.map(|i| view! { <button id="ls-learn-go" on:click=move |_| app.open_chapter(i)>{t("learn.next", lang)}" →"</button> })}
         </div>
     }
@@ -205,23 +222,38 @@ pub fn CourseTab() -> impl IntoView {
                 .enumerate()
                 .map(|(i, c)| {
                     let mark = p.mark(&c.id);
+                    let class = match p.verdict(&c.id) {
+                        Verdict::Right => "ls-course__mark ls-course__mark--right",
+                        Verdict::Wrong => "ls-course__mark ls-course__mark--wrong",
+                        Verdict::Mixed | Verdict::None => "ls-course__mark",
+                    };
                     view! {
                         <li class:ls-course__here=here == Some(i)>
                             <button class="ls-linkish" data-chapter=c.id.clone() aria-current=(here == Some(i)).then_some("step")
                                 on:click=move |_| app.open_chapter(i)>{format!("{}. {}", i + 1, c.title(lang))}</button>
-                            <span class="ls-course__mark">{format!(" {mark}")}</span>
+                            <span class=class>{format!(" {mark}")}</span>
                         </li>
                     }
                 })
                 .collect_view()
         })
     };
+    let veiled = Memo::new(move |_| {
+        let cursor = app.frame.with(|f| f.step);
+        app.questions
+            .with(|qs| crate::view::learn::veil::story_veiled(qs, cursor))
+    });
     let current = move || {
         let ch = app.chapter()?;
         let lang = app.lang.get();
+        // The introduction may tell the run's story: it waits while a question is open.
+        let intro = match veiled.get() {
+            true => t("ui.story_veiled", lang),
+            false => ch.intro(lang),
+        };
         Some(view! {
             <h3>{ch.title(lang)}</h3>
-            <p class="ls-lesson">{ch.intro(lang)}</p>
+            <p class="ls-lesson" class:ls-muted=move || veiled.get()>{intro}</p>
             // The takeaway gives the answer away: it appears once the chapter's run has shown it.
             {(app.takeaway_due() || !matches!(ch.body(), Body::Run)).then(|| view! {
                 <h3>{t("learn.takeaway", lang)}</h3>

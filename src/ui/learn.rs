@@ -142,6 +142,29 @@ impl App {
         self.save_progress();
     }
 
+    /// The run has reached `step`: every answer to a question of the open chapter revealed
+    /// by then may be marked right or wrong.
+    pub fn reveal_through(&self, step: u64) {
+        let Some(ch) = self.chapter_untracked() else {
+            return;
+        };
+        let due: Vec<u64> = self.questions.with_untracked(|qs| {
+            qs.iter()
+                .filter(|q| q.reveal <= step)
+                .map(|q| q.at)
+                .collect()
+        });
+        let fresh = |p: &Progress| due.iter().any(|at| p.pending(&ch.id, *at));
+        if self.progress.with_untracked(fresh) {
+            self.progress.update(|p| {
+                for at in &due {
+                    p.reveal(&ch.id, *at);
+                }
+            });
+            self.save_progress();
+        }
+    }
+
     pub(super) fn save_progress(&self) {
         self.progress
             .with_untracked(|p| browser::store(STORE_KEY, &p.to_text()));

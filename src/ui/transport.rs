@@ -13,8 +13,12 @@ use crate::view::i18n::t;
 pub(super) fn caption_parts(app: App) -> (String, Option<String>) {
     let lang = app.lang.get();
     let here = app.moments_here();
-    app.frame
-        .with(|f| crate::view::caption::parts(f.step, &app.preset.get(), &here, &f.narration, lang))
+    app.frame.with(|f| {
+        let posing = app
+            .questions
+            .with(|qs| crate::view::learn::veil::posing(qs, f.step));
+        crate::view::caption::parts(f.step, &app.preset.get(), &here, &f.narration, lang, posing)
+    })
 }
 
 /// A key frame's caption (bold, when the frame is one) over what the step did.
@@ -122,8 +126,15 @@ fn Timeline() -> impl IntoView {
     let track = NodeRef::<leptos::html::Div>::new();
     let width = RwSignal::new(0u32);
     super::browser::observe_size(track, move |w, _| width.set(w));
+    // Changes only when a course question opens or is answered by the run.
+    let veil_after = Memo::new(move |_| {
+        let cursor = app.frame.with(|f| f.step);
+        app.questions
+            .with(|qs| crate::view::learn::veil::marks_veiled_from(qs, cursor))
+    });
     let marks = move || {
         let (n, lang, w) = (len.get(), app.lang.get(), f64::from(width.get()));
+        let veiled = veil_after.get();
         app.moments.with(|ms| {
             // One mark per step, naming everything its key frames show.
             let mut steps: Vec<u64> = ms.iter().map(|m| m.step).collect();
@@ -135,16 +146,23 @@ fn Timeline() -> impl IntoView {
                 .into_iter()
                 .zip(nudges)
                 .map(|(step, dx)| {
+                    let fixed = crate::view::scene::fixed;
+                    let left = format!("left: calc({}% + {}px)", fixed(share(step) * 100.0, 2), fixed(dx, 1));
+                    // While a course question is open, a key frame ahead says nothing.
+                    if veiled.is_some_and(|at| step >= at) {
+                        let label = t("ui.key_frame_at", lang).replace("{n}", &step.to_string());
+                        return view! {
+                            <button class="ls-mark ls-mark--veiled" style=left data-step=step title=label.clone() aria-label=label on:click=move |_| app.seek(step)></button>
+                        }.into_any();
+                    }
                     let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
                     let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
                     let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
                     let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(crate::view::caption::gap(lang));
                     let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
-                    let fixed = crate::view::scene::fixed;
-                    let left = format!("left: calc({}% + {}px)", fixed(share(step) * 100.0, 2), fixed(dx, 1));
                     view! {
                         <button class=class style=left data-step=step data-evidence=evidence title=caption.clone() aria-label=caption on:click=move |_| app.seek(step)></button>
-                    }
+                    }.into_any()
                 })
                 .collect_view()
         })

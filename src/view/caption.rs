@@ -6,19 +6,23 @@ use crate::sim::moments::Moment;
 use crate::sim::Lang;
 
 /// The caption's two parts for the frame at `step`: the key line (empty when the frame is
-/// not a key frame) and what the step did (`narration`), when the key line does not say it.
+/// not a key frame, or when a course question is posed here: `posing`, see
+/// [`crate::view::learn::veil`]) and what the step did (`narration`), when the key line does
+/// not say it.
 pub fn parts(
     step: u64,
     preset: &str,
     here: &[Moment],
     narration: &str,
     lang: Lang,
+    posing: bool,
 ) -> (String, Option<String>) {
     let title = (step == 0)
         .then(|| crate::sim::presets::find(preset).map(|p| p.title(lang)))
         .flatten();
     let key = match title {
         Some(t) => t.to_string(),
+        None if posing => String::new(),
         None => here
             .iter()
             .map(|m| m.caption(lang))
@@ -43,13 +47,20 @@ mod tests {
 
     #[test]
     fn the_first_frame_of_a_preset_is_titled_and_other_frames_say_what_happened() {
-        let (key, now) = parts(0, "herd", &[], "Nothing has happened yet.", Lang::En);
+        let (key, now) = parts(0, "herd", &[], "Nothing has happened yet.", Lang::En, false);
         assert_eq!(
             key,
             crate::sim::presets::find("herd").unwrap().title(Lang::En)
         );
         assert_eq!(now.as_deref(), Some("Nothing has happened yet."));
-        let (key, now) = parts(3, "herd", &[], "C1's create reaches the server.", Lang::En);
+        let (key, now) = parts(
+            3,
+            "herd",
+            &[],
+            "C1's create reaches the server.",
+            Lang::En,
+            false,
+        );
         assert_eq!(key, "");
         assert_eq!(now.as_deref(), Some("C1's create reaches the server."));
     }

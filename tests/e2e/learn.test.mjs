@@ -49,12 +49,18 @@ test('a question waits for a prediction; a right answer, then the step that show
   assert.equal((await position(page)).step, at, 'Step waits for the answer');
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'open');
   await page.locator('#ls-quiz [data-right="true"]').click();
-  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'right');
-  assert.match(await page.locator('#ls-quiz-feedback').innerText(), /Right/);
+  // A prediction stays a prediction: nothing says right or wrong before the run shows it.
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen');
+  assert.match(await page.locator('#ls-quiz-feedback').innerText(), /Your prediction/);
+  assert.doesNotMatch(await page.locator('#ls-quiz-feedback').innerText(), /Right|Not quite/);
+  assert.equal(await page.locator('#ls-quiz .ls-quiz__opt--right').count(), 0, 'no option marked right yet');
+  assert.equal((await page.locator('#ls-course').innerText()).includes('✓ 1/1'), false, 'no tick in the chapter list yet');
   const reveal = Number(await page.locator('#ls-quiz').getAttribute('data-reveal'));
   const right = await page.locator('#ls-quiz [data-right="true"]').innerText();
   const shown = await stepToReveal(page);
   assert.ok(shown >= reveal && shown > at, `revealed at ${shown} (question at ${at}, reveal ${reveal})`);
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'right');
+  assert.match(await page.locator('#ls-quiz-feedback').innerText(), /Right/);
   assert.match(await page.locator('#ls-quiz-feedback').innerText(), new RegExp(right.replace(/[^0-9A-Za-z]/g, '.')));
   // The caption of the reveal's key frame is on screen too.
   assert.ok((await page.locator('#ls-caption').innerText()).length > 0);
@@ -65,16 +71,26 @@ test('a question waits for a prediction; a right answer, then the step that show
 test('a wrong answer says so, and the answer is kept across a reload', () => withPage('wrong', 'learn=queue&lang=zh', async (page) => {
   await stepToQuestion(page);
   await page.locator('#ls-quiz [data-right="false"]').first().click();
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen');
+  assert.match(await page.locator('#ls-quiz-feedback').innerText(), /你的预测/);
+  const markOf = () => page.locator('#ls-course li:has([data-chapter="queue"]) .ls-course__mark');
+  assert.equal((await markOf().innerText()).trim(), '', 'no mark before the run shows the answer');
+  await stepToReveal(page);
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong');
   assert.match(await page.locator('#ls-quiz-feedback').innerText(), /不对/);
   assert.equal(await page.locator('#ls-quiz .ls-quiz__opt--right').count(), 1, 'the right option is marked');
-  const mark = await page.locator('#ls-course li:has([data-chapter="queue"]) .ls-course__mark').innerText();
+  const mark = await markOf().innerText();
   assert.doesNotMatch(mark, /✓/, `a wrong answer is never marked with a tick: "${mark}"`);
   assert.match(mark, /✗ 0\/1/);
+  assert.match(await markOf().getAttribute('class'), /ls-course__mark--wrong/, 'a wrong mark is drawn as wrong');
+  const color = await markOf().evaluate((e) => getComputedStyle(e).color);
+  const ok = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ls-ok'));
+  assert.notEqual(color.replace(/\s/g, ''), ok.trim(), 'not in the colour of a right answer');
   await page.reload();
   await page.locator('#ls-stage').waitFor();
   await stepToQuestion(page);
-  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong', 'kept in localStorage');
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen', 'the prediction is kept in localStorage');
+  assert.match(await markOf().innerText(), /✗ 0\/1/, 'and so is its verdict');
 }));
 
 test('the takeaway stays hidden until the run has answered the question', () => withPage('takeaway', 'learn=ids', async (page) => {
@@ -95,6 +111,32 @@ test('the takeaway stays hidden until the run has answered the question', () => 
   for (let i = 0; i < 3000 && !(await page.locator('#ls-learn-takeaway').count()); i++) await page.locator('#ls-step').click();
   assert.ok(await page.locator('#ls-learn-takeaway').count(), 'the takeaway at the end');
   assert.ok((await position(page)).step >= reveal);
+}));
+
+test('while a question is open, nothing on the page tells its answer', () => withPage('veil', 'learn=pause', async (page) => {
+  const at = await stepToQuestion(page);
+  assert.doesNotMatch(await page.locator('#ls-learn-title').innerText(), /two|believ/i, 'the chapter title is neutral');
+  assert.doesNotMatch(await page.locator('#ls-preset').evaluate((s) => s.selectedOptions[0].text), /two|holders/i);
+  assert.equal(await page.locator('#ls-caption .ls-caption__key').count(), 0, 'no key-frame line where the question is posed');
+  // The key frames ahead are plain marks: no red two-holders mark, no caption.
+  const ahead = await page.locator('.ls-timeline .ls-mark').evaluateAll((ms, at) => ms
+    .filter((m) => Number(m.dataset.step) >= at)
+    .map((m) => ({ cls: m.className, label: m.getAttribute('aria-label'), evidence: m.dataset.evidence ?? '' })), at);
+  assert.ok(ahead.length >= 2, `marks ahead: ${JSON.stringify(ahead)}`);
+  for (const m of ahead) {
+    assert.match(m.cls, /ls-mark--veiled/);
+    assert.doesNotMatch(m.cls, /ls-mark--bad/);
+    assert.equal(m.evidence, '');
+    assert.doesNotMatch(m.label, /believe|holders|lost/i);
+  }
+  // The drawer keeps the lesson's story to itself until the run has answered.
+  await page.locator('#ls-tab-lesson').click();
+  assert.match(await page.locator('#ls-lesson').innerText(), /Predict first/);
+  assert.equal(await page.locator('#ls-keyframes').count(), 0);
+  await page.locator('#ls-quiz [data-right="true"]').click();
+  await stepToReveal(page);
+  assert.doesNotMatch(await page.locator('#ls-lesson').innerText(), /Predict first/, 'the lesson is back after the reveal');
+  assert.ok(await page.locator('.ls-timeline .ls-mark--bad').count() > 0, 'and the marks say what they show');
 }));
 
 test('a link opens a chapter at a frame', () => withPage('link', 'learn=wakeup&at=30', async (page) => {
@@ -120,7 +162,7 @@ test('a chapter inside a sandboxed embed asks its question', async () => {
     }
     assert.ok(asked, 'the question appears in the embed');
     await frame.locator('#ls-quiz [data-right="true"]').click();
-    assert.equal(await frame.locator('#ls-quiz').getAttribute('data-state'), 'right', 'answers work without storage');
+    assert.equal(await frame.locator('#ls-quiz').getAttribute('data-state'), 'chosen', 'answers work without storage');
     assert.deepEqual(errors, []);
   } finally {
     await page.close();
@@ -185,7 +227,8 @@ test('the stale-read chapter: the learner predicts a stale read, then the read a
   const second = await page.locator('#ls-quiz [data-right="true"]').innerText();
   assert.match(second, /\/lock exists: the lock is held/);
   await page.locator('#ls-quiz [data-right="false"]').first().click();
-  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong');
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen');
   await stepToReveal(page);
+  assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'wrong');
   assert.match(await page.locator('#ls-caption').innerText(), /After sync/);
 }));

@@ -65,8 +65,14 @@ pub fn step(
         .filter(|m| m.step == frame.step)
         .cloned()
         .collect();
-    let (key, now) =
-        super::caption::parts(frame.step, src.preset, &here, &frame.narration, src.lang);
+    let (key, now) = super::caption::parts(
+        frame.step,
+        src.preset,
+        &here,
+        &frame.narration,
+        src.lang,
+        false,
+    );
     let lang = src.lang;
     let next = scene(
         &frame,

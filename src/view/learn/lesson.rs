@@ -165,11 +165,13 @@ impl Chapter {
     }
 
     fn check_body(&self) -> Result<(), String> {
-        let kinds = [self.is_run(), !self.search.is_empty(), self.matrix];
+        // A run may end by opening the matrix (`matrix` beside it); a search may not.
+        let matrix_alone = self.matrix && !self.is_run();
+        let kinds = [self.is_run(), !self.search.is_empty(), matrix_alone];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err(
-                "a lesson shows exactly one of: a run (`preset` and/or `scenario`), a `search`, \
-                 or the `matrix`"
+                "a lesson shows exactly one of: a run (`preset` and/or `scenario`, which `matrix` \
+                 may follow), a `search`, or the `matrix`"
                     .into(),
             );
         }

@@ -12,6 +12,7 @@ pub mod lesson;
 pub mod progress;
 pub mod questions;
 pub mod text;
+pub mod veil;
 #[cfg(test)]
 mod walk;
 
@@ -167,13 +168,15 @@ impl Chapter {
         self.takeaway.get(lang)
     }
 
+    /// What it shows: a search, a run (which may end by opening the matrix: `matrix` beside
+    /// a `preset` or `scenario`), or the matrix alone.
     pub fn body(&self) -> Body<'_> {
-        if self.matrix {
-            Body::Matrix
-        } else if !self.search.is_empty() {
+        if !self.search.is_empty() {
             Body::Search {
                 hunts: &self.search,
             }
+        } else if self.matrix && self.preset.is_none() && self.scenario.is_none() {
+            Body::Matrix
         } else {
             Body::Run
         }

@@ -1,5 +1,6 @@
 //! What a learner has answered: per chapter, the step of each question and the option chosen
-//! (with whether it was right), and which chapters were finished. Kept for the session and,
+//! (with whether it was right, and whether the run has shown the answer yet: until it has,
+//! nothing says right or wrong), and which chapters were finished. Kept for the session and,
 //! where the page may use it, in localStorage as a short text that parses back whatever it is
 //! given (a bad or foreign value is ignored, never trusted).
 
@@ -16,6 +17,19 @@ pub const MAX_STORED: usize = 16 * 1024;
 pub struct Answer {
     pub chosen: usize,
     pub right: bool,
+    /// The learner has reached the step that shows the answer: only then is it marked.
+    pub shown: bool,
+}
+
+/// How a chapter's answers went, for the colour of its mark in the chapter list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing answered and shown yet (a finished chapter without questions is `Right`).
+    None,
+    Right,
+    Wrong,
+    /// Some right, some wrong.
+    Mixed,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,11 +49,31 @@ impl Progress {
         let a = Answer {
             chosen,
             right: chosen == q.answer,
+            shown: false,
         };
         if self.answers.len() >= MAX_ANSWERS {
             return a;
         }
         *self.answers.entry((chapter.to_string(), q.at)).or_insert(a)
+    }
+
+    /// An answer to the question posed at `at` that the run has not shown yet.
+    pub fn pending(&self, chapter: &str, at: u64) -> bool {
+        self.answers
+            .get(&(chapter.to_string(), at))
+            .is_some_and(|a| !a.shown)
+    }
+
+    /// The run has shown the answer to the question posed at `at`: its verdict may show.
+    /// True if that changed anything.
+    pub fn reveal(&mut self, chapter: &str, at: u64) -> bool {
+        match self.answers.get_mut(&(chapter.to_string(), at)) {
+            Some(a) if !a.shown => {
+                a.shown = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     pub fn finish(&mut self, chapter: &str) {
@@ -52,14 +86,17 @@ impl Progress {
         self.finished.contains(chapter)
     }
 
-    /// (right, answered) in a chapter.
+    /// (right, answered) in a chapter, counting only answers the run has shown.
     pub fn score(&self, chapter: &str) -> (usize, usize) {
-        let mine = self.answers.iter().filter(|((c, _), _)| c == chapter);
+        let mine = self
+            .answers
+            .iter()
+            .filter(|((c, _), a)| c == chapter && a.shown);
         mine.fold((0, 0), |(r, n), (_, a)| (r + usize::from(a.right), n + 1))
     }
 
-    /// The chapter list's mark: a tick only when every answer was right (or, with none
-    /// given, when the chapter was finished), a cross when none was, the bare score between.
+    /// The chapter list's mark: a tick only when every shown answer was right (or, with none
+    /// shown, when the chapter was finished), a cross when none was, the bare score between.
     pub fn mark(&self, chapter: &str) -> String {
         match self.score(chapter) {
             (r, a) if a > 0 && r == a => format!("✓ {r}/{a}"),
@@ -70,13 +107,26 @@ impl Progress {
         }
     }
 
-    /// The stored form: `done:id,id;id@step=chosen+|-;…`.
+    /// The mark's colour: right (every shown answer right, or finished without any), wrong
+    /// (none right), mixed, or none.
+    pub fn verdict(&self, chapter: &str) -> Verdict {
+        match self.score(chapter) {
+            (r, a) if a > 0 && r == a => Verdict::Right,
+            (0, a) if a > 0 => Verdict::Wrong,
+            (_, a) if a > 0 => Verdict::Mixed,
+            _ if self.finished(chapter) => Verdict::Right,
+            _ => Verdict::None,
+        }
+    }
+
+    /// The stored form: `done:id,id;id@step=chosen+|-[~];…` (`~`: not shown yet).
     pub fn to_text(&self) -> String {
         let done: Vec<&str> = self.finished.iter().map(String::as_str).collect();
         let mut s = format!("done:{}", done.join(","));
         for ((c, at), a) in &self.answers {
             let mark = if a.right { '+' } else { '-' };
-            s.push_str(&format!(";{c}@{at}={}{mark}", a.chosen));
+            let later = if a.shown { "" } else { "~" };
+            s.push_str(&format!(";{c}@{at}={}{mark}{later}", a.chosen));
         }
         s
     }
@@ -110,6 +160,10 @@ fn known(id: &str) -> bool {
 fn entry(part: &str) -> Option<((String, u64), Answer)> {
     let (chapter, rest) = part.split_once('@')?;
     let (at, choice) = rest.split_once('=')?;
+    let (choice, shown) = match choice.strip_suffix('~') {
+        Some(c) => (c, false),
+        None => (choice, true),
+    };
     let right = match choice.chars().last()? {
         '+' => true,
         '-' => false,
@@ -117,7 +171,12 @@ fn entry(part: &str) -> Option<((String, u64), Answer)> {
     };
     let chosen: usize = choice[..choice.len() - 1].parse().ok().filter(|c| *c < 8)?;
     let at: u64 = at.parse().ok()?;
-    known(chapter).then(|| ((chapter.to_string(), at), Answer { chosen, right }))
+    let a = Answer {
+        chosen,
+        right,
+        shown,
+    };
+    known(chapter).then(|| ((chapter.to_string(), at), a))
 }
 
 /// The question the learner faces at `cursor`: the latest one posed at or before it whose
@@ -154,6 +213,14 @@ mod tests {
             "asked again: unchanged"
         );
         assert!(p.choose("herd", &q(30, 40), 1).right);
+        assert_eq!(
+            p.mark("herd"),
+            "",
+            "nothing is marked before the run shows it"
+        );
+        assert_eq!(Progress::from_text(&p.to_text()), p, "kept unshown");
+        assert!(p.reveal("herd", 10) && p.reveal("herd", 30));
+        assert!(!p.reveal("herd", 30), "once");
         p.finish("ids");
         let back = Progress::from_text(&p.to_text());
         assert_eq!(back, p);
@@ -162,14 +229,17 @@ mod tests {
         assert_eq!(back.mark("herd"), "1/2", "one wrong answer: no tick");
         assert_eq!(back.mark("ids"), "✓");
         assert_eq!(back.mark("queue"), "");
+        assert_eq!(back.verdict("herd"), Verdict::Mixed);
         let mut wrong = Progress::default();
         wrong.choose("herd", &q(10, 20), 0);
+        wrong.reveal("herd", 10);
         wrong.finish("herd");
         assert_eq!(
             wrong.mark("herd"),
             "✗ 0/1",
             "a wrong answer is never ticked"
         );
+        assert_eq!(wrong.verdict("herd"), Verdict::Wrong);
     }
 
     #[test]

@@ -45,15 +45,16 @@ fn shuffle(mut options: Vec<[String; 2]>, answer: usize, salt: u64) -> (Vec<[Str
     (options, (answer + n - r) % n)
 }
 
-/// Numbers around `right` (distinct, not negative), the right one first.
-fn counts(right: i64, also: &[i64]) -> Vec<[String; 2]> {
+/// Numbers around `right` (distinct, from 0 to `max`: never more than the run could show),
+/// the right one first.
+fn counts(right: i64, also: &[i64], max: i64) -> Vec<[String; 2]> {
     let mut v = vec![right];
     for x in also
         .iter()
         .copied()
-        .chain([right + 1, right - 1, right + 2])
+        .chain([right + 1, right - 1, right + 2, right - 2])
     {
-        if x >= 0 && !v.contains(&x) && v.len() < 4 {
+        if (0..=max).contains(&x) && !v.contains(&x) && v.len() < 4 {
             v.push(x);
         }
     }
@@ -111,7 +112,7 @@ fn question(ask: Ask, at: u64, sim: &Simulation, moments: &[Moment]) -> Option<Q
                 format!("{} 消失时，会有多少个客户端收到通知？", m.text[1]),
             ];
             let _ = who;
-            (m.step, prompt, counts(m.n, &[1, clients - 1]))
+            (m.step, prompt, counts(m.n, &[1, clients - 1], clients - 1))
         }
         Ask::NextWatch => {
             let m = next(moments, at, &[Kind::Rewatch])?;
@@ -154,7 +155,7 @@ fn question(ask: Ask, at: u64, sim: &Simulation, moments: &[Moment]) -> Option<Q
                 "How many clients will soon believe they hold the lock?".to_string(),
                 "很快会有几个客户端认为自己持有锁？".to_string(),
             ];
-            (m.step, prompt, counts(m.n, &[1, 0]))
+            (m.step, prompt, counts(m.n, &[1, 0], clients))
         }
         Ask::AfterExpiry => {
             let m = next(moments, at, &[Kind::Expiry])?;
@@ -293,7 +294,7 @@ fn next_sequence(at: u64, sim: &Simulation) -> Option<Question> {
         format!("What sequence number will the next lock node get ({who}'s)?"),
         format!("下一个锁节点（{who} 的）会得到哪个序号？"),
     ];
-    let opts: Vec<[String; 2]> = counts(n, &[n + 3])
+    let opts: Vec<[String; 2]> = counts(n, &[n + 3], i64::MAX)
         .into_iter()
         .map(|o| both(format!("{:010}", o[0].parse::<i64>().unwrap_or(0))))
         .collect();

@@ -207,3 +207,176 @@ fn an_authors_question_at_a_step_is_the_one_the_course_asks_there() {
         );
     }
 }
+
+/// Words that would tell a question's answer before the run shows it.
+fn telltales(q: &Question) -> Vec<String> {
+    let right = q.options[q.answer][0].clone();
+    let mut t: Vec<String> = match q.ask {
+        Ask::Believers => vec![
+            "two holders",
+            "2 holders",
+            "two believers",
+            "both believe",
+            "两个持锁者",
+            "都认为自己持有",
+            "都以为自己持有",
+        ],
+        Ask::Survives => vec![
+            "the lock stays",
+            "still holds",
+            "one holder",
+            "锁还在",
+            "仍然持有",
+            "只有一个持锁者",
+        ],
+        Ask::EverAcquires => vec!["forever", "stuck", "never get", "永远", "卡死"],
+        Ask::AfterExpiry => vec![
+            "until it times out",
+            "deletes it when",
+            "直到超时",
+            "存活到超时",
+        ],
+        Ask::Notified => vec![],
+        Ask::WriteAccepted => vec![
+            "rejected",
+            "rejects",
+            "拒绝",
+            "lost update",
+            "update is lost",
+        ],
+        Ask::Duplicate => vec!["twice", "duplicate", "两次", "重复"],
+        Ask::Read if right.starts_with("No /lock") => {
+            vec!["stale read", "过时读", "falls behind", "落后于领导者"]
+        }
+        Ask::Read => vec!["after sync,", "sync 之后", "caught up", "追上了"],
+        Ask::NextWatch | Ask::NextSequence => vec![],
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    if q.ask == Ask::Notified {
+        for (en, zh) in [("watches", "个监视"), ("notifications", "个通知")] {
+            t.push(format!(" {right} {en}"));
+            t.push(format!("{right} {zh}"));
+        }
+    }
+    if q.ask == Ask::NextWatch {
+        t.push(format!("watches {right} instead"));
+    }
+    t
+}
+
+/// What the page shows at `step` of a chapter's run, as the course draws it.
+fn visible(
+    ch: &crate::view::learn::Chapter,
+    sim: &mut Simulation,
+    plan: &crate::view::plan::Plan,
+    found: &[moments::Moment],
+    qs: &[Question],
+    step: u64,
+) -> Vec<String> {
+    use crate::sim::Lang;
+    use crate::view::learn::veil;
+    let mut out = Vec::new();
+    sim.seek(step);
+    let preset = presets::find(ch.preset_name());
+    for lang in [Lang::En, Lang::Zh] {
+        out.push(ch.title(lang).to_string());
+        out.extend(preset.map(|p| p.title(lang).to_string()));
+        let f = crate::view::frame::build(sim, plan, lang);
+        let here: Vec<moments::Moment> = found.iter().filter(|m| m.step == step).cloned().collect();
+        let posing = veil::posing(qs, step);
+        let (key, now) =
+            crate::view::caption::parts(step, ch.preset_name(), &here, &f.narration, lang, posing);
+        out.push(key);
+        out.extend(now);
+        let s = crate::view::stage::scene(
+            &f,
+            &crate::view::stage::Opts {
+                w: 1440,
+                h: 900,
+                lang,
+            },
+        );
+        out.extend(
+            s.texts()
+                .map(|t| t.parts.iter().map(|(p, _)| p.as_str()).collect::<String>()),
+        );
+        // The timeline's marks up to where the open question veils them.
+        let veil_at = veil::marks_veiled_from(qs, step).unwrap_or(u64::MAX);
+        out.extend(
+            found
+                .iter()
+                .filter(|m| m.step < veil_at)
+                .map(|m| m.caption(lang)),
+        );
+        if !veil::story_veiled(qs, step) {
+            out.push(ch.intro(lang).to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn no_visible_text_tells_an_open_questions_answer_before_its_reveal() {
+    let mut checked = 0;
+    for ch in course() {
+        let (Body::Run, Some(preset)) = (ch.body(), ch.preset()) else {
+            continue;
+        };
+        if lean_knows(preset) {
+            continue;
+        }
+        let mut sim = loaded(preset);
+        let plan = crate::view::plan::Plan::new(&sim);
+        let found = ch.with_stops(moments::find(&sim, &ch.kinds()));
+        let qs = questions(ch, &sim, &found);
+        for q in &qs {
+            let tells = telltales(q);
+            for step in q.at..q.reveal {
+                for text in visible(ch, &mut sim, &plan, &found, &qs, step) {
+                    let lower = text.to_lowercase();
+                    for t in &tells {
+                        assert!(
+                            !lower.contains(&t.to_lowercase()),
+                            "{}: the question at {} (reveal {}) is answered at step {step} by “{t}” in: {text}",
+                            ch.id,
+                            q.at,
+                            q.reveal
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} steps checked");
+}
+
+#[test]
+fn options_are_possible_in_the_run() {
+    for ch in course() {
+        let (Body::Run, Some(preset)) = (ch.body(), ch.preset()) else {
+            continue;
+        };
+        if lean_knows(preset) {
+            continue;
+        }
+        let sim = loaded(preset);
+        let clients = i64::from(sim.scenario().clients);
+        let found = ch.with_stops(moments::find(&sim, &ch.kinds()));
+        for q in questions(ch, &sim, &found) {
+            if !matches!(q.ask, Ask::Believers | Ask::Notified) {
+                continue;
+            }
+            for o in &q.options {
+                let n: i64 = o[0].parse().unwrap();
+                assert!(
+                    (0..=clients).contains(&n),
+                    "{}: option {n} with {clients} clients",
+                    ch.id
+                );
+            }
+        }
+    }
+}

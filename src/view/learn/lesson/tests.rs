@@ -28,7 +28,16 @@ fn a_lesson_file_says_what_is_wrong_with_it() {
             Box::new(|c| c.preset = Some("nope".into())),
             "no preset \"nope\"",
         ),
-        (Box::new(|c| c.matrix = true), "exactly one of"),
+        (
+            Box::new(|c| {
+                c.search.push(crate::view::learn::Hunt {
+                    recipe: crate::recipes::RecipeKind::Naive,
+                    clients: 2,
+                    allow_close: false,
+                })
+            }),
+            "exactly one of",
+        ),
         (
             Box::new(|c| c.stops.push(Stop::default())),
             "`stops[1]`: give either `step` or `at`",
