@@ -8,7 +8,7 @@
   var P = {};
   try {
     var q = new URLSearchParams(location.search), known = true;
-    q.forEach(function (v, k) { if (['preset', 'at', 'embed', 'lang', 'learn'].indexOf(k) < 0) known = false; });
+    q.forEach(function (v, k) { if (['preset', 'at', 'embed', 'lang', 'learn', 'end', 'autoplay', 'loop', 'speed'].indexOf(k) < 0) known = false; });
     var lang = q.get('lang') || (/^zh/i.test(navigator.language || '') ? 'zh' : 'en');
     var mode = q.get('embed') === '1' ? 'e' : 'p';
     var key = q.get('preset') === null && q.get('at') === null ? 'home' : q.get('preset') + '.' + q.get('at');

@@ -16,6 +16,8 @@ node scripts/bundle.mjs studio.html dist --as studio.html
 # Chromium the site works as before, only without them.
 if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   node scripts/posters.mjs dist
+  # Link previews: a page with Open Graph tags and a picture per preset and chapter (issue 53).
+  node scripts/share.mjs dist
 else
   echo "posters: skipped (no Chromium at ${CHROMIUM:-/usr/bin/chromium}; scripts/setup.sh test installs it)"
 fi

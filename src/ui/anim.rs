@@ -44,6 +44,14 @@ struct Spec {
     w: u32,
     h: u32,
     webm: bool,
+    /// Heartbeat steps are kept (by default an animation skips them, as Step does).
+    pings: bool,
+    /// Playback speed in percent of the stage's (50, 100, 200).
+    speed: u32,
+    /// 2 for a file twice the size (sharper on high-density screens).
+    scale: u32,
+    /// A credit line with the run's link in the stage's corner.
+    credit: bool,
 }
 
 /// The default range: from the key frame before the cursor (or the start) to the cursor, or
@@ -68,6 +76,10 @@ pub fn AnimDialog() -> impl IntoView {
     let to = RwSignal::new(0u64);
     let size = RwSignal::new(0usize);
     let webm = RwSignal::new(false);
+    let pings = RwSignal::new(false);
+    let speed = RwSignal::new(100u32);
+    let double = RwSignal::new(false);
+    let credit = RwSignal::new(false);
     let job = RwSignal::new(Job::Idle);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
@@ -103,6 +115,10 @@ pub fn AnimDialog() -> impl IntoView {
             w,
             h,
             webm: webm.get_untracked(),
+            pings: pings.get_untracked(),
+            speed: speed.get_untracked(),
+            scale: if double.get_untracked() { 2 } else { 1 },
+            credit: credit.get_untracked(),
         };
         spawn_local(make(app, spec, job, generation));
     };
@@ -129,6 +145,15 @@ pub fn AnimDialog() -> impl IntoView {
                                 <option value="gif">"GIF"</option>
                                 {video::supported().then(|| view! { <option value="webm">"WebM"</option> })}
                             </select></label>
+                        <label class="ls-inline">{tr(app, "ui.speed")}
+                            <select id="ls-anim-speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(100))>
+                                <option value="50">"×½"</option><option value="100" selected>"×1"</option><option value="200">"×2"</option>
+                            </select></label>
+                    </div>
+                    <div class="ls-row">
+                        <label class="ls-inline"><input id="ls-anim-double" type="checkbox" on:change=move |_| double.update(|d| *d = !*d)/>{tr(app, "anim.double")}</label>
+                        <label class="ls-inline"><input id="ls-anim-pings" type="checkbox" on:change=move |_| pings.update(|d| *d = !*d)/>{tr(app, "anim.pings")}</label>
+                        <label class="ls-inline"><input id="ls-anim-credit" type="checkbox" on:change=move |_| credit.update(|d| *d = !*d)/>{tr(app, "anim.credit")}</label>
                     </div>
                     <Progress job=job/>
                     <div class="ls-row">
@@ -197,15 +222,33 @@ async fn make(app: App, spec: Spec, job: RwSignal<Job>, generation: StoredValue<
     let moments = app.moments.get_untracked();
     let preset = app.preset.get_untracked();
     let lang = app.lang.get_untracked();
+    let link = spec
+        .credit
+        .then(|| format!("Lockstep · {}", app.share_url(false)));
     let src = Source {
         plan: &plan,
         moments: &moments,
         preset: &preset,
         lang,
+        scale: spec.scale,
+        credit: link.as_deref(),
     };
-    let total = anim::count(spec.to - spec.from + 1);
+    // Heartbeats are skipped (as Step skips them), but never the range's ends or a key frame.
+    let records = sim.records();
+    let steps: Vec<u64> = (spec.from..=spec.to)
+        .filter(|&s| {
+            spec.pings
+                || s == spec.from
+                || s == spec.to
+                || moments.iter().any(|m| m.step == s)
+                || !records
+                    .get((s as usize).wrapping_sub(1))
+                    .is_some_and(|r| r.heartbeat)
+        })
+        .collect();
+    let total = anim::count(steps.len() as u64);
     job.set(Job::Running { done: 0, total });
-    let Some(canvas) = Canvas::new(spec.w, spec.h) else {
+    let Some(canvas) = Canvas::new(spec.w * spec.scale, spec.h * spec.scale) else {
         return job.set(Job::Failed(t("anim.no_canvas", lang).to_string()));
     };
     let mut out = if spec.webm {
@@ -220,13 +263,14 @@ async fn make(app: App, spec: Spec, job: RwSignal<Job>, generation: StoredValue<
         }
     };
     let (mut prev, mut done) = (None, 0u64);
-    for s in spec.from..=spec.to {
+    for s in steps {
         sim.seek(s);
         let (stills, scene) = anim::step(&sim, &src, prev.as_ref(), spec.w, spec.h);
         prev = Some(scene);
         for still in stills {
+            let ms = still.ms * 100 / spec.speed.max(1);
             let drawn = match canvas.draw(&still.svg).await {
-                Ok(()) => out.push(&canvas, still.ms).await,
+                Ok(()) => out.push(&canvas, ms).await,
                 Err(e) => Err(e),
             };
             // Cancelled (or closed, or started again) while the still was drawn: stop quietly.

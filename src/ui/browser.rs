@@ -269,3 +269,10 @@ pub fn store(key: &str, value: &str) {
         let _ = s.set_item(key, value);
     }
 }
+
+/// Sets the document's title.
+pub fn set_title(t: &str) {
+    if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+        d.set_title(t);
+    }
+}

@@ -60,20 +60,17 @@ pub fn Lesson() -> impl IntoView {
             .with(|qs| crate::view::learn::veil::story_veiled(qs, cursor))
     });
     let story = move || match veiled.get() {
-        true => {
-            view! { <p id="ls-lesson" class="ls-lesson ls-muted">{tr(app, "ui.story_veiled")}</p> }
-                .into_any()
-        }
-        false => view! {
-            <p id="ls-lesson" class="ls-lesson">{lesson}</p>
+        true => crate::view::i18n::t("ui.story_veiled", app.lang.get()),
+        false => lesson(),
+    };
+    view! {
+        <p id="ls-lesson" class="ls-lesson" class:ls-muted=move || veiled.get()>{story}</p>
+        // Hidden, not removed: the e2e tests and the drawer keep one shape.
+        <div class:ls-hidden=move || veiled.get()>
             {twin}
             <h3>{tr(app, "ui.key_frames")}</h3>
             <ol id="ls-keyframes" class="ls-keyframes">{key_frames}</ol>
-        }
-        .into_any(),
-    };
-    view! {
-        {story}
+        </div>
         <h3>{tr(app, "ui.legend")}</h3>
         <ul class="ls-legend">
             <li><span class="ls-legend__ring"></span>{move || tr(app, if zk() { "legend.ring" } else { "legend.ring_ttl" })}</li>

@@ -3,6 +3,8 @@
 //! share/embed dialog and the error banner. Nothing from a URL or a file is rendered as HTML.
 
 use leptos::prelude::*;
+
+use crate::view::embed::Snippet;
 use wasm_bindgen::JsCast;
 
 use super::browser;
@@ -49,21 +51,13 @@ pub fn Tools() -> impl IntoView {
     let share = move |_| {
         let url = app.share_url(false);
         let copied = browser::copy(&url);
-        app.dialog.set(Some(url));
+        app.dialog.set(Some(Dialog::Text(url)));
         app.notice
             .set(copied.then(|| t("ui.copied", app.lang.get_untracked()).to_string()));
     };
     let embed = move |_| {
-        let url = app.share_url(true);
-        let snippet = format!(
-            r#"<iframe src="{url}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#
-        );
-        app.notice.set(Some(format!(
-            "{} {}",
-            t("ui.embed_hint", app.lang.get_untracked()),
-            t("ui.embed_cors", app.lang.get_untracked())
-        )));
-        app.dialog.set(Some(snippet));
+        app.notice.set(None);
+        app.dialog.set(Some(Dialog::Embed(Snippet::Responsive)));
     };
     let export_svg = move |_| {
         let lang = app.lang.get_untracked();
@@ -186,6 +180,20 @@ fn hand_over_import(app: App, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What the share dialog shows: a text (a link) or the embed code in one of its forms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dialog {
+    Text(String),
+    Embed(Snippet),
+}
+
+/// The embed code for the current frame in `form`, in the page's language.
+fn embed_code(app: App, form: Snippet) -> String {
+    let url = app.share_url(true);
+    let (page, query) = url.split_once('?').unwrap_or((&url, ""));
+    crate::view::embed::snippet(form, page, query)
+}
+
 #[component]
 pub fn Overlays() -> impl IntoView {
     let app = expect_context::<App>();
@@ -202,14 +210,38 @@ pub fn Overlays() -> impl IntoView {
                 </div>
             </div>
         </Show>
-        {move || app.dialog.get().map(|text| view! {
-            <div class="ls-overlay" role="dialog" aria-modal="true" id="ls-share-dialog">
-                <div class="ls-dialog">
-                    <p>{move || app.notice.get().unwrap_or_else(|| t("ui.copy_manual", app.lang.get()).to_string())}</p>
-                    <textarea id="ls-share-text" readonly rows="4">{text}</textarea>
-                    <button autofocus on:click=move |_| app.dialog.set(None)>{tr(app, "ui.close")}</button>
+        {move || app.dialog.get().map(|d| {
+            let form = match d { Dialog::Embed(f) => Some(f), Dialog::Text(_) => None };
+            let text = match d { Dialog::Text(t) => t, Dialog::Embed(f) => embed_code(app, f) };
+            let copy = { let text = text.clone(); move |_| {
+                let done = browser::copy(&text);
+                app.notice.set(Some(t(if done { "ui.copied" } else { "ui.copy_manual" }, app.lang.get_untracked()).to_string()));
+            } };
+            // One form for both: a link to copy, or the embed code in the form the select picks.
+            let pick = move |ev: leptos::ev::Event| {
+                let f = match event_target_value(&ev).as_str() { "fixed" => Snippet::Fixed, "player" => Snippet::Player, _ => Snippet::Responsive };
+                app.dialog.set(Some(Dialog::Embed(f)));
+            };
+            let value = match form { Some(Snippet::Fixed) => "fixed", Some(Snippet::Player) => "player", _ => "fluid" };
+            view! {
+                <div class="ls-overlay" role="dialog" aria-modal="true" id="ls-share-dialog">
+                    <div class="ls-dialog">
+                        <p class:ls-hidden=form.is_none()>{tr(app, "ui.embed_hint")}" "
+                            <select id="ls-embed-form" aria-label=tr(app, "ui.embed") on:change=pick>
+                                <option value="fluid" selected=value == "fluid">{tr(app, "ui.embed_fluid")}</option>
+                                <option value="fixed" selected=value == "fixed">{tr(app, "ui.embed_fixed")}</option>
+                                <option value="player" selected=value == "player">{tr(app, "ui.embed_player")}</option>
+                            </select></p>
+                        <p class="ls-muted" class:ls-hidden=form.is_none()>{tr(app, "ui.embed_cors")}</p>
+                        <p>{move || app.notice.get().unwrap_or_default()}</p>
+                        <textarea id="ls-share-text" readonly rows="8">{text}</textarea>
+                        <div class="ls-row">
+                            <button id="ls-copy" on:click=copy>{tr(app, "ui.copy")}</button>
+                            <button autofocus on:click=move |_| app.dialog.set(None)>{tr(app, "ui.close")}</button>
+                        </div>
+                    </div>
                 </div>
-            </div>
+            }
         })}
     }
 }

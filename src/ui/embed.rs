@@ -1,6 +1,9 @@
 //! The embed API's browser half: inside a frame, Lockstep obeys its parent page's
-//! `postMessage` commands (checked by `view::embed`) and posts `lockstep:ready` once and
-//! `lockstep:frame` on every change of step, key frame or caption. Only the fields the API
+//! `postMessage` commands (checked by `view::embed`), first those `boot/embed.js` queued
+//! before the app ran, and posts `lockstep:ready` (again on `lockstep:hello`),
+//! `lockstep:frame` on every change of step, key frame or caption, and `lockstep:playing`,
+//! `paused` and `ended`. Sizing the frame to its content and pausing off screen are
+//! `boot/embed.js`'s (plain DOM work, no state of the run). Only the fields the API
 //! names are read off a message, each after a type and length check, so a hostile message
 //! (huge, deep, cyclic, a getter that throws) is refused without being walked or copied.
 
@@ -33,7 +36,15 @@ pub fn install(app: App) {
     });
     let _ = win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
     listener.forget();
-    report(app, parent);
+    report(app, parent.clone());
+    // What the host sent before the app ran, in order (the boot script stops queueing now).
+    let key = JsValue::from_str("__lockstepQueue");
+    if let Ok(q) = Reflect::get(&win, &key) {
+        let _ = Reflect::set(&win, &key, &JsValue::NULL);
+        if let Some(q) = q.dyn_ref::<js_sys::Array>() {
+            q.for_each(&mut |m, _, _| obey(app, &m));
+        }
+    }
 }
 
 /// Reads a message's fields and carries out the command; refusals are logged, never raised.
@@ -93,6 +104,7 @@ fn run(app: App, c: HostCommand) {
             app.sync_url();
         }
         HostCommand::Load(q) => app.load_query(&q),
+        HostCommand::Hello => app.hello.update(|n| *n += 1),
     }
 }
 
@@ -113,6 +125,11 @@ impl App {
         if let Some(l) = st.lang {
             self.set_lang(l);
         }
+        if let Some(s) = st.player.speed {
+            self.speed.set(s);
+        }
+        let autoplay = st.player.autoplay;
+        self.player.update(|p| p.0 = st.player.clone());
         // A lesson or a chapter opens as its link opens it; anything else leaves learn mode.
         if let Some(l) = st.lesson {
             self.open_lesson(*l);
@@ -124,18 +141,28 @@ impl App {
         self.preset.set(st.preset);
         self.start(Simulation::from_run(st.run));
         self.seek(st.at);
+        if autoplay {
+            self.playing.set(true);
+        }
     }
 }
 
-/// Posts `lockstep:ready` and then a `lockstep:frame` whenever what it says changes.
+/// Posts `lockstep:ready` (and again on each `hello`), a `lockstep:frame` whenever what it
+/// says changes, and playback's `playing`, `paused` and `ended`.
 fn report(app: App, parent: Window) {
-    let ready = StoredValue::new(false);
+    let to = parent.clone();
+    Effect::new(move |_| {
+        app.hello.track();
+        post(&to, &ready_fields(app));
+    });
+    let to = parent.clone();
     Effect::new(move |last: Option<FrameEvent>| {
         let (key, now) = caption_parts(app);
         let here = app.moments_here();
         let event = app.frame.with(|f| FrameEvent {
             at: f.step,
             steps: f.len,
+            length: f.finished.then_some(f.len),
             key_frame: here.first().map(|m| m.evidence()),
             caption: if key.is_empty() {
                 now.unwrap_or_default()
@@ -143,31 +170,95 @@ fn report(app: App, parent: Window) {
                 key
             },
         });
-        if !ready.get_value() {
-            ready.set_value(true);
-            post(
-                &parent,
-                &[("type", "lockstep:ready".into()), ("version", 1.into())],
-            );
-        }
         if last.as_ref() != Some(&event) {
-            post(&parent, &frame_fields(&event, app.lang.get_untracked()));
+            post(&to, &frame_fields(&event, app.lang.get_untracked()));
         }
         event
     });
+    let to = parent.clone();
+    Effect::new(move |was: Option<bool>| {
+        let playing = app.playing.get();
+        if was.is_some_and(|w| w != playing) {
+            let kind = if playing {
+                "lockstep:playing"
+            } else {
+                "lockstep:paused"
+            };
+            post(&to, &[("type", kind.into()), ("at", step(app))]);
+        }
+        playing
+    });
+    Effect::new(move |seen: Option<u32>| {
+        let ended = app.player.with(|p| p.1);
+        if seen.is_some_and(|s| s != ended) {
+            post(
+                &parent,
+                &[("type", "lockstep:ended".into()), ("at", step(app))],
+            );
+        }
+        ended
+    });
 }
 
-fn frame_fields(e: &FrameEvent, lang: Lang) -> [(&'static str, JsValue); 6] {
+fn step(app: App) -> JsValue {
+    (app.frame.with_untracked(|f| f.step) as f64).into()
+}
+
+/// `ready`: the API's version, the run's length (`null` while it is still computed), its key
+/// frames (step, kind, caption) and the language.
+fn ready_fields(app: App) -> [(&'static str, JsValue); 6] {
+    let lang = app.lang.get_untracked();
+    let (len, finished) = app.frame.with_untracked(|f| (f.len, f.finished));
+    let frames = js_sys::Array::new();
+    app.moments.with_untracked(|ms| {
+        for m in ms {
+            let o = Object::new();
+            let _ = Reflect::set(&o, &"step".into(), &(m.step as f64).into());
+            let _ = Reflect::set(&o, &"kind".into(), &m.evidence().into());
+            let _ = Reflect::set(&o, &"caption".into(), &m.caption(lang).into());
+            frames.push(&o);
+        }
+    });
+    [
+        ("type", "lockstep:ready".into()),
+        ("version", embed::VERSION.into()),
+        ("steps", (len as f64).into()),
+        (
+            "length",
+            if finished {
+                (len as f64).into()
+            } else {
+                JsValue::NULL
+            },
+        ),
+        ("keyFrames", frames.into()),
+        ("lang", lang_name(lang).into()),
+    ]
+}
+
+fn lang_name(lang: Lang) -> &'static str {
+    if lang == Lang::Zh {
+        "zh"
+    } else {
+        "en"
+    }
+}
+
+fn frame_fields(e: &FrameEvent, lang: Lang) -> [(&'static str, JsValue); 7] {
     [
         ("type", "lockstep:frame".into()),
         ("at", (e.at as f64).into()),
         ("steps", (e.steps as f64).into()),
         (
+            "length",
+            e.length.map_or(JsValue::NULL, |l| (l as f64).into()),
+        ),
+        (
             "keyFrame",
             e.key_frame.map_or(JsValue::NULL, JsValue::from_str),
         ),
         ("caption", e.caption.as_str().into()),
-        ("lang", if lang == Lang::Zh { "zh" } else { "en" }.into()),
+        ("lang", lang_name(lang).into()),
     ]
 }
 

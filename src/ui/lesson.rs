@@ -17,7 +17,7 @@ use crate::view::url;
 /// The editor's own words: (key, English, Chinese).
 const WORDS: &[(&str, &str, &str)] = &[
     ("title", "Write a lesson", "编写课程"),
-    ("hint", "Step to a frame, add a stop there and say what the reader should see. Preview plays it; the link and the file carry it whole.", "走到某一帧，在那里添加一个停靠点，写下读者应当看到什么。预览会播放它；链接和文件都完整地包含它。"),
+    ("hint", "The stage stays live beside this panel: step with the transport (or ← and →), add a stop at a frame and say what the reader should see there. Preview plays it; the link and the file carry it whole.", "舞台在这个面板旁边照常工作：用播放控制（或 ← 和 →）单步，在某一帧添加停靠点，写下读者在那里应当看到什么。预览会播放它；链接和文件都完整地包含它。"),
     ("id", "Id", "标识"),
     ("name", "Title", "标题"),
     ("intro", "Introduction", "引言"),
@@ -25,6 +25,10 @@ const WORDS: &[(&str, &str, &str)] = &[
     ("stops", "Stops", "停靠点"),
     ("none", "No stops yet: playback stops at the run's own key frames.", "还没有停靠点：播放会停在运行自身的关键帧上。"),
     ("add", "Add a stop at this frame (step {n})", "在当前帧添加停靠点（第 {n} 步）"),
+    ("add0", "Step to a frame to add a stop there", "先单步到某一帧，再在那里添加停靠点"),
+    ("own", "Also stop at the preset's own key frames", "也停在预设自身的关键帧上"),
+    ("copied", "Copied to the clipboard.", "已复制到剪贴板。"),
+    ("unasked", "`stops[{i}].ask`: this run never shows what the question asks about after step {n}: choose another question or another step", "`stops[{i}].ask`：这次运行在第 {n} 步之后不会出现这个问题所问的情况：请换一个问题或另一步"),
     ("step", "Step", "步"),
     ("stop_title", "Title", "标题"),
     ("stop_text", "Text", "说明"),
@@ -115,7 +119,22 @@ fn from_stage(app: App) -> Chapter {
         stops: Vec::new(),
         search: Vec::new(),
         matrix: false,
+        preset_key_frames: true,
     }
+}
+
+/// The first stop (its index, and the step it is posed at) whose question the run does not
+/// answer: the course's generator makes no question of it.
+fn unanswered(d: &Chapter, sim: &crate::sim::Simulation) -> Option<(usize, u64)> {
+    if d.stops.iter().all(|s| s.ask.is_none()) {
+        return None;
+    }
+    let found = d.with_stops(crate::sim::moments::find(sim, &d.kinds()));
+    let asked = crate::view::learn::questions::questions(d, sim, &found);
+    d.stops.iter().enumerate().find_map(|(i, s)| {
+        let at = s.step_in(&found)?;
+        (s.ask.is_some() && !asked.iter().any(|q| q.at == at)).then_some((i, at))
+    })
 }
 
 /// The lesson's link at its first frame (an embed's when `embed`).
@@ -141,10 +160,35 @@ pub fn LessonEditor() -> impl IntoView {
         }
     });
     let lang = move || app.lang.get();
-    let valid = move || draft.with(Chapter::validate);
+    // The questions the run can answer: a stop's question must come out of the run (a
+    // sequence number on Redis, a survivor with no election, would vanish for readers).
+    let placed = Memo::new(move |_| {
+        draft.with(|d| {
+            let asks: Vec<_> = d.stops.iter().map(|s| (s.step, s.at, s.ask)).collect();
+            (asks, d.preset_key_frames)
+        })
+    });
+    let unasked = Memo::new(move |_| {
+        placed.track();
+        let d = draft.get_untracked();
+        app.sim.with_untracked(|s| unanswered(&d, s))
+    });
+    let valid = move || {
+        draft.with(Chapter::validate)?;
+        match unasked.get() {
+            Some((i, n)) => Err(w("unasked", lang())
+                .replace("{i}", &(i + 1).to_string())
+                .replace("{n}", &n.to_string())),
+            None => Ok(()),
+        }
+    };
     let invalid = move || valid().is_err();
+    let status = RwSignal::new(None::<&'static str>);
     let add = move |_| {
-        let step = app.sim.with_untracked(|s| s.cursor()).max(1);
+        let step = app.sim.with_untracked(|s| s.cursor());
+        if step == 0 {
+            return;
+        }
         draft.update(|d| {
             d.stops.push(Stop {
                 step: Some(step),
@@ -160,16 +204,19 @@ pub fn LessonEditor() -> impl IntoView {
     };
     let copy = move |embed: bool| {
         let l = draft.with_untracked(|d| link(app, d, embed));
-        let text = if embed {
-            format!(
-                r#"<iframe src="{l}" width="800" height="500" sandbox="allow-scripts" title="Lockstep" loading="lazy"></iframe>"#
-            )
-        } else {
-            l
+        let text = match (embed, l.split_once('?')) {
+            (true, Some((page, q))) => {
+                crate::view::embed::snippet(crate::view::embed::Snippet::Fixed, page, q)
+            }
+            _ => l,
         };
-        browser::copy(&text);
-        app.notice.set(None);
-        app.dialog.set(Some(text));
+        // Copied: said here; where the page has no clipboard, the text to copy by hand.
+        if browser::copy(&text) {
+            status.set(Some("copied"));
+        } else {
+            app.notice.set(None);
+            app.dialog.set(Some(super::dialogs::Dialog::Text(text)));
+        }
     };
     let save = move |_| {
         let (name, json) = draft.with_untracked(|d| (format!("{}.json", d.id), d.to_json()));
@@ -177,15 +224,22 @@ pub fn LessonEditor() -> impl IntoView {
     };
     view! {
         <Show when=move || app.editor.get()>
-            <div class="ls-overlay" role="dialog" aria-modal="true" aria-labelledby="ls-lesson-h" id="ls-lesson-dialog">
-                <div class="ls-dialog ls-lesson">
+            // A side panel, not a modal: the stage, its transport and its popovers stay usable.
+            <aside class="ls-editor" role="dialog" aria-modal="false" aria-labelledby="ls-lesson-h" id="ls-lesson-dialog">
+                <div class="ls-lesson">
                     <h2 id="ls-lesson-h">{move || w("title", lang())}</h2>
                     <p class="ls-muted">{move || w("hint", lang())}</p>
                     <Head draft=draft shape=shape/>
                     <h3>{move || w("stops", lang())}</h3>
                     <Stops draft=draft shape=shape/>
-                    <button id="ls-lesson-add" on:click=add>
-                        {move || w("add", lang()).replace("{n}", &app.frame.with(|f| f.step.max(1)).to_string())}</button>
+                    <button id="ls-lesson-add" on:click=add disabled=move || app.frame.with(|f| f.step == 0)>
+                        {move || match app.frame.with(|f| f.step) {
+                            0 => w("add0", lang()).to_string(),
+                            n => w("add", lang()).replace("{n}", &n.to_string()),
+                        }}</button>
+                    <label class="ls-inline"><input id="ls-lesson-own" type="checkbox"
+                        prop:checked=move || draft.with(|d| d.preset_key_frames)
+                        on:change=move |_| draft.update(|d| d.preset_key_frames = !d.preset_key_frames)/>{move || w("own", lang())}</label>
                     <p id="ls-lesson-check" class="ls-muted" role="status" data-valid=move || (!invalid()).to_string()>
                         {move || valid().err().unwrap_or_else(|| w("ok", lang()).to_string())}</p>
                     <div class="ls-row">
@@ -195,8 +249,9 @@ pub fn LessonEditor() -> impl IntoView {
                         <button id="ls-lesson-save" on:click=save disabled=invalid>{move || w("save", lang())}</button>
                         <button id="ls-lesson-close" on:click=move |_| app.editor.set(false)>{tr(app, "ui.close")}</button>
                     </div>
+                    <p id="ls-lesson-status" role="status" class="ls-muted">{move || status.get().map(|k| w(k, lang()))}</p>
                 </div>
-            </div>
+            </aside>
         </Show>
     }
 }

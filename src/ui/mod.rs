@@ -73,7 +73,8 @@ fn Root() -> impl IntoView {
     }
     autoplay(app);
     app.sync_url();
-    if first_visit && !browser::reduced_motion() {
+    let autoplay = app.player.with_untracked(|p| p.0.autoplay);
+    if (first_visit && !browser::reduced_motion()) || autoplay {
         set_timeout(
             move || app.playing.set(true),
             std::time::Duration::from_millis(600),
@@ -87,11 +88,25 @@ fn Root() -> impl IntoView {
         }
     };
     browser::mark_started();
+    title(app);
+    let theme = move || app.player.with(|p| p.0.theme_class());
     if app.embed {
-        view! { <div class="ls-app ls-app--embed" lang=lang_attr><EmbedLayout/></div> }.into_any()
+        view! { <div class=move || format!("ls-app ls-app--embed {}", theme()) lang=lang_attr><EmbedLayout/></div> }.into_any()
     } else {
-        view! { <div class="ls-app" lang=lang_attr><FullLayout/></div> }.into_any()
+        view! { <div class=move || format!("ls-app {}", theme()) lang=lang_attr><FullLayout/></div> }.into_any()
     }
+}
+
+/// The document's title follows the run: the open chapter's or lesson's, else the preset's.
+fn title(app: App) {
+    Effect::new(move |_| {
+        let lang = app.lang.get();
+        let what = match app.chapter() {
+            Some(ch) => Some(ch.title(lang).to_string()),
+            None => crate::sim::presets::find(&app.preset.get()).map(|p| p.title(lang).to_string()),
+        };
+        browser::set_title(&crate::view::player::title(what.as_deref()));
+    });
 }
 
 /// Playback: each step's transition plays out, then the next step follows; playback stops on
@@ -107,23 +122,67 @@ fn autoplay(app: App) {
     });
 }
 
+/// One step of playback, then what the player says: go on, hold a key frame, stop (at a key
+/// frame, or at the end of the run or of a link's range: `ended`), or loop back to the range's
+/// start (`view::player`).
 fn tick(app: App, generation: StoredValue<u64>, mine: u64) {
+    use crate::view::player::Next;
     if generation.get_value() != mine || !app.playing.get_untracked() {
         return;
     }
-    if !app.step() {
+    let again = |ms: f64| {
+        set_timeout(
+            move || tick(app, generation, mine),
+            std::time::Duration::from_millis(ms as u64),
+        )
+    };
+    // At the end of a looping range: back to its start, which holds a moment.
+    let (step, len, finished) = app.frame.with_untracked(|f| (f.step, f.len, f.finished));
+    let restart = app.player.with_untracked(|p| {
+        (p.0.looping && p.0.at_end(step, len, finished)).then(|| p.0.first(len))
+    });
+    if let Some(start) = restart {
+        app.seek(start);
+        return again(f64::from(crate::view::player::HOLD_MS));
+    }
+    let moved = app.step();
+    if !moved && app.waiting_for_answer() {
         return;
     }
-    if !app.moments_here().is_empty() {
-        app.playing.set(false);
-        app.sync_url();
-        return;
+    // A step past the heartbeats may overshoot the range's end: playback ends on it exactly.
+    let end = app.player.with_untracked(|p| p.0.end);
+    if let Some(e) = end.filter(|e| app.frame.with_untracked(|f| f.step > *e)) {
+        app.seek(e);
     }
-    let wait = app.anim_ms.get_value() + 90.0;
-    set_timeout(
-        move || tick(app, generation, mine),
-        std::time::Duration::from_millis(wait as u64),
-    );
+    let (step, len) = app.frame.with_untracked(|f| (f.step, f.len));
+    let key = moved && !app.moments_here().is_empty();
+    let (next, ended) = app.player.with_untracked(|p| {
+        (
+            p.0.next(step, len, !moved, key),
+            p.0.at_end(step, len, !moved),
+        )
+    });
+    let wait = app.anim_ms.get_value()
+        + match next {
+            Next::Go => 90.0,
+            Next::Hold(ms) => f64::from(ms),
+            // The range's last frame holds; the next tick goes back to its start.
+            Next::Restart(_) => {
+                app.playing.set(true);
+                f64::from(crate::view::player::HOLD_MS)
+            }
+            Next::Stop => {
+                app.playing.set(false);
+                if ended {
+                    app.player.update(|p| p.1 += 1);
+                }
+                app.sync_url();
+                return;
+            }
+        };
+    if app.playing.get_untracked() {
+        again(wait);
+    }
 }
 
 #[component]
@@ -237,7 +296,11 @@ fn EmbedLayout() -> impl IntoView {
             <stage::Stage/>
             <transport::Caption/>
             <course::LearnBox/>
-            <transport::Transport/>
+            // `controls=0`: the stage and its caption only (the transport stays in the page,
+            // hidden, for the keyboard and for pausing off screen).
+            <div class="ls-embed__controls" class:ls-hidden=move || app.player.with(|p| !p.0.controls)>
+                <transport::Transport/>
+            </div>
             <a class="ls-embed__open" href=full target="_blank" rel="noopener">{tr(app, "ui.open_full")}</a>
         </main>
         <dialogs::Overlays/>

@@ -200,7 +200,17 @@ impl App {
         self.fill(None);
     }
 
+    /// Play or pause; Play at the end of a link's range starts it again.
     pub fn toggle_play(&self) {
+        if !self.playing.get_untracked() {
+            let (step, len, finished) = self.frame.with_untracked(|f| (f.step, f.len, f.finished));
+            let from = self.player.with_untracked(|p| {
+                (p.0.end.is_some() && p.0.at_end(step, len, finished)).then(|| p.0.first(len))
+            });
+            if let Some(s) = from {
+                self.seek(s);
+            }
+        }
         self.playing.update(|p| *p = !*p);
         if !self.playing.get_untracked() {
             self.sync_url();

@@ -83,7 +83,7 @@ pub struct App {
     pub anim: RwSignal<bool>,
     /// The lesson editor is open (full bundle).
     pub editor: RwSignal<bool>,
-    pub dialog: RwSignal<Option<String>>,
+    pub dialog: RwSignal<Option<super::dialogs::Dialog>>,
     /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
     pub cmp: RwSignal<Option<Compare>>,
@@ -110,6 +110,11 @@ pub struct App {
     pub computing: RwSignal<Option<super::fill::Progress>>,
     /// What the link asks to open once the page shows: the matrix, compare mode's columns.
     pub opening: StoredValue<(bool, Vec<RecipeKind>)>,
+    /// An embed's player parameters (range, autoplay, loop, speed, controls, theme) and how
+    /// often playback has ended (the embed API's `ended` event follows it).
+    pub player: RwSignal<(crate::view::player::Player, u32)>,
+    /// Counts a host's `lockstep:hello`s (each is answered with `lockstep:ready`).
+    pub hello: RwSignal<u32>,
 }
 
 impl App {
@@ -159,7 +164,7 @@ impl App {
             lang: lang_sig,
             frame,
             playing: RwSignal::new(false),
-            speed: RwSignal::new(1),
+            speed: RwSignal::new(st.player.speed.unwrap_or(1)),
             show_pings: RwSignal::new(false),
             tab: RwSignal::new((wide && !st.embed).then_some(if chapter.is_some() {
                 Tab::Course
@@ -193,6 +198,8 @@ impl App {
             nudge: RwSignal::new(0),
             tracker: StoredValue::new(Some(tracker)),
             fill_to: StoredValue::new(fill_to),
+            player: RwSignal::new((st.player, 0)),
+            hello: RwSignal::new(0),
             fill_generation: StoredValue::new(0),
             computing: RwSignal::new(None),
         }
@@ -227,6 +234,7 @@ impl App {
                 .map(|c| c.id.to_string()),
             lesson: self.lesson.get_untracked().map(|l| Box::new(l.clone())),
             elsewhere: false,
+            player: self.player.with_untracked(|p| p.0.clone()),
         }
     }
 

@@ -149,20 +149,20 @@ fn Timeline() -> impl IntoView {
                     let fixed = crate::view::scene::fixed;
                     let left = format!("left: calc({}% + {}px)", fixed(share(step) * 100.0, 2), fixed(dx, 1));
                     // While a course question is open, a key frame ahead says nothing.
-                    if veiled.is_some_and(|at| step >= at) {
-                        let label = t("ui.key_frame_at", lang).replace("{n}", &step.to_string());
-                        return view! {
-                            <button class="ls-mark ls-mark--veiled" style=left data-step=step title=label.clone() aria-label=label on:click=move |_| app.seek(step)></button>
-                        }.into_any();
-                    }
-                    let here: Vec<_> = ms.iter().filter(|m| m.step == step).collect();
+                    let here: Vec<_> = match veiled.is_some_and(|at| step >= at) {
+                        true => Vec::new(),
+                        false => ms.iter().filter(|m| m.step == step).collect(),
+                    };
                     let bad = here.iter().any(|m| matches!(m.kind, Kind::TwoHolders | Kind::LostUpdate | Kind::Stuck | Kind::Orphan | Kind::NoExpiry));
-                    let class = if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
-                    let caption = here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(crate::view::caption::gap(lang));
+                    let class = if here.is_empty() { "ls-mark ls-mark--veiled" } else if bad { "ls-mark ls-mark--bad" } else if here.iter().all(|m| m.kind == Kind::Fault) { "ls-mark ls-mark--fault" } else { "ls-mark" };
+                    let caption = match here.is_empty() {
+                        true => t("ui.key_frame_at", lang).replace("{n}", &step.to_string()),
+                        false => here.iter().map(|m| m.caption(lang)).collect::<Vec<_>>().join(crate::view::caption::gap(lang)),
+                    };
                     let evidence = here.iter().map(|m| m.evidence()).collect::<Vec<_>>().join(" ");
                     view! {
                         <button class=class style=left data-step=step data-evidence=evidence title=caption.clone() aria-label=caption on:click=move |_| app.seek(step)></button>
-                    }.into_any()
+                    }
                 })
                 .collect_view()
         })

@@ -1,6 +1,9 @@
 //! The embed API's plain-Rust half: what a host page may ask of an embedded Lockstep over
-//! `postMessage` (`lockstep:seek`, `step`, `play`, `pause`, `load`), checked field by field
-//! with a bounded message, and the `lockstep:frame` event it answers with. `ui` reads the
+//! `postMessage` (`lockstep:seek`, `step`, `play`, `pause`, `load`, `hello`), checked field by
+//! field with a bounded message, and the `lockstep:frame` event it answers with. Version 2
+//! adds `hello` (the host asks for `ready` again), `ready`'s run length, key frames and
+//! language, and the `playing`, `paused` and `ended` events; commands a host sends before the
+//! app runs wait in a queue (`boot/embed.js`) and are obeyed in order once it does. `ui` reads the
 //! message's fields off the JS object (never walking or serialising the whole object, so a
 //! deep or huge message costs nothing) and hands them here.
 
@@ -8,6 +11,8 @@ use crate::view::url::{MAX_AT, MAX_WORK};
 
 /// The prefix every message of this API carries in its `type`.
 pub const PREFIX: &str = "lockstep:";
+/// The API's version, in `lockstep:ready`.
+pub const VERSION: u32 = 2;
 /// A `type` longer than this is not one of ours (and is not read further).
 pub const MAX_TYPE: usize = 32;
 /// `step`'s `by` is at most this many steps either way (each is a step of the page's own
@@ -28,6 +33,8 @@ pub enum HostCommand {
     Pause,
     /// Open this query string, as a link with it would.
     Load(String),
+    /// The host asks for `lockstep:ready` again (it missed the first, or reloaded).
+    Hello,
 }
 
 /// The fields of a message the API reads, as `ui` found them on the object.
@@ -66,6 +73,7 @@ pub fn parse(f: &Fields, clients: u32) -> Result<HostCommand, Refusal> {
             Err(e) => reject(format!("`by` {e}")),
         },
         "play" => Ok(HostCommand::Play),
+        "hello" => Ok(HostCommand::Hello),
         "pause" => Ok(HostCommand::Pause),
         "load" => match f.query {
             Some(q) if q.len() <= MAX_QUERY => Ok(HostCommand::Load(q.to_string())),
@@ -98,14 +106,88 @@ pub struct FrameEvent {
     pub at: u64,
     /// Steps computed so far (the run is computed ahead as it is stepped).
     pub steps: u64,
+    /// The run's length, once it is known (the run has ended within what is computed).
+    pub length: Option<u64>,
     /// The key frame's kind at this step (its id, as in the timeline), if it is one.
     pub key_frame: Option<&'static str>,
     pub caption: String,
 }
 
+/// The forms the Embed dialog writes a figure in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Snippet {
+    /// An iframe of a fixed size (800×500).
+    Fixed,
+    /// An iframe as wide as its column, as tall as the figure says it wants to be
+    /// (`lockstep:resize`).
+    Responsive,
+    /// `<lockstep-player>`, the web component (`public/lockstep-player.js`).
+    Player,
+}
+
+/// The sandbox an embed needs: scripts, and a new window for "Open in Lockstep".
+pub const SANDBOX: &str = "allow-scripts allow-popups allow-popups-to-escape-sandbox";
+
+/// The code an author pastes into a page: `page` is the page's address (`…/index.html`),
+/// `query` the embed link's query (without `?`).
+pub fn snippet(form: Snippet, page: &str, query: &str) -> String {
+    let src = format!("{page}?{query}");
+    let src = escape(&src);
+    match form {
+        Snippet::Fixed => format!(
+            "<iframe src=\"{src}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\"\n        sandbox=\"{SANDBOX}\" title=\"Lockstep\" loading=\"lazy\"></iframe>"
+        ),
+        Snippet::Responsive => format!(
+            "<iframe id=\"lockstep-figure\" src=\"{src}\" style=\"width:100%;height:500px;border:0\"\n        sandbox=\"{SANDBOX}\" title=\"Lockstep\" loading=\"lazy\"></iframe>\n<script>\n  // The figure says how tall it wants to be at its width (lockstep:resize).\n  addEventListener('message', (e) => {{\n    const f = document.getElementById('lockstep-figure');\n    if (e.source === f.contentWindow && e.data && e.data.type === 'lockstep:resize') {{\n      f.style.height = e.data.height + 'px';\n    }}\n  }});\n</script>"
+        ),
+        Snippet::Player => {
+            let dir = page.rsplit_once('/').map_or("", |(d, _)| d);
+            let attrs: String = form_urlencoded::parse(query.as_bytes())
+                .filter(|(k, _)| k != "embed")
+                .map(|(k, v)| format!(" {k}=\"{}\"", escape(&v)))
+                .collect();
+            let src = escape(&format!("{dir}/"));
+            format!(
+                "<script type=\"module\" src=\"{src}public/lockstep-player.js\"></script>\n<lockstep-player src=\"{src}\"{attrs}></lockstep-player>"
+            )
+        }
+    }
+}
+
+/// Text safe inside an HTML attribute.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snippets_carry_the_link_the_sandbox_and_the_sizing() {
+        let (page, q) = (
+            "https://x.org/ls/index.html",
+            "preset=herd&at=5&embed=1&lang=zh",
+        );
+        let fixed = snippet(Snippet::Fixed, page, q);
+        assert!(fixed.contains(
+            "src=\"https://x.org/ls/index.html?preset=herd&amp;at=5&amp;embed=1&amp;lang=zh\""
+        ));
+        assert!(fixed.contains(SANDBOX) && fixed.contains("height=\"500\""));
+        let fluid = snippet(Snippet::Responsive, page, q);
+        assert!(fluid.contains("lockstep:resize") && fluid.contains("width:100%"));
+        assert!(fluid.lines().count() <= 12, "a short snippet:\n{fluid}");
+        let player = snippet(Snippet::Player, page, q);
+        assert!(player.contains("src=\"https://x.org/ls/public/lockstep-player.js\""));
+        assert!(
+            player.contains(" preset=\"herd\" at=\"5\" lang=\"zh\""),
+            "{player}"
+        );
+        assert!(!player.contains("embed="));
+        assert!(!snippet(Snippet::Fixed, page, "preset=\"x").contains("=\"x\""));
+    }
 
     fn f<'a>(kind: &'a str) -> Fields<'a> {
         Fields {
@@ -202,5 +284,6 @@ mod tests {
         assert_eq!(parse(&f(&long), 5), Err(Refusal::Ignore));
         assert_eq!(parse(&f("lockstep:play"), 5), Ok(HostCommand::Play));
         assert_eq!(parse(&f("lockstep:pause"), 5), Ok(HostCommand::Pause));
+        assert_eq!(parse(&f("lockstep:hello"), 5), Ok(HostCommand::Hello));
     }
 }

@@ -19,6 +19,7 @@ pub mod messages;
 pub mod palette;
 pub mod patch;
 pub mod plan;
+pub mod player;
 pub mod scene;
 pub mod servers;
 pub mod stage;

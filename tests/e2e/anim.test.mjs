@@ -45,6 +45,7 @@ async function made(page) {
 test('a step range becomes an animated GIF at 800×500 with a frame per still and its size shown', async () => {
   const { page, problems } = await dialog('?preset=herd&at=36', 30, 36);
   try {
+    await page.locator('#ls-anim-pings').check(); // every step, heartbeats too
     await page.locator('#ls-anim-make').click();
     await page.locator('#ls-anim-result').waitFor({ timeout: 60000 });
     const shown = await page.locator('#ls-anim-result').innerText();
@@ -61,6 +62,23 @@ test('a step range becomes an animated GIF at 800×500 with a frame per still an
     assert.equal(download.suggestedFilename(), 'lockstep-herd-30-36.gif');
     assert.deepEqual(problems.pageErrors, []);
   } catch (e) { await screenshotOnFailure(page, 'anim gif'); throw e; } finally { await page.close(); }
+});
+
+test('an animation skips heartbeat steps unless asked to keep them (gc-pause 60–70)', async () => {
+  const { page } = await dialog('?preset=gc-pause&at=70', 60, 70);
+  try {
+    await page.locator('#ls-anim-make').click();
+    await page.locator('#ls-anim-result').waitFor({ timeout: 60000 });
+    const lean = await made(page);
+    // The steps of 60..=70 that are not heartbeats, as the page's step records say.
+    await page.locator('#ls-anim-pings').check();
+    await page.locator('#ls-anim-make').click();
+    await page.waitForFunction((n) => Number(document.querySelector('#ls-anim-result')?.dataset.stills) > n, lean.frames, { timeout: 60000 });
+    const all = await made(page);
+    assert.equal(all.frames, 11 + 10 * 5, 'every one of the 11 steps');
+    assert.ok(lean.frames < all.frames, `heartbeats skipped: ${lean.frames} stills against ${all.frames}`);
+    assert.equal((lean.frames - 1) % 6, 0, 'a hold and five in-betweens per step kept');
+  } catch (e) { await screenshotOnFailure(page, 'anim heartbeats'); throw e; } finally { await page.close(); }
 });
 
 test('at 640×400 in Chinese, and cancelled half-way, the page keeps running', async () => {
@@ -147,5 +165,22 @@ test('where the browser records video, the same range becomes a WebM', async () 
     assert.equal(v.type, 'video/webm');
     assert.equal(v.name, 'lockstep-herd-35-36.webm');
     assert.ok(v.bytes > 1000, `${v.bytes} bytes`);
+    // The last still (a key frame, 3 s) is held to the end of the video: its duration is the
+    // sum of every still's, not that less the last hold.
+    const secs = await page.evaluate(async () => {
+      const a = document.querySelector('#ls-anim-save');
+      const video = document.createElement('video');
+      video.muted = true;
+      video.src = a.href;
+      await new Promise((ok) => { video.onloadedmetadata = ok; });
+      if (!Number.isFinite(video.duration)) {
+        video.currentTime = 1e6;
+        await new Promise((ok) => { video.ontimeupdate = () => { if (Number.isFinite(video.duration)) ok(); }; });
+      }
+      return video.duration;
+    });
+    const stills = Number(await page.locator('#ls-anim-result').getAttribute('data-stills'));
+    assert.ok(stills >= 2, `${stills} stills`);
+    assert.ok(secs >= 3.0 + 0.3, `the video lasts ${secs} s: the final 3 s hold is kept`);
   } catch (e) { await screenshotOnFailure(page, 'anim webm'); throw e; } finally { await page.close(); }
 });

@@ -40,7 +40,9 @@ test('a host page seeks, steps, plays, pauses and loads a sandboxed embed, and h
   const frame = page.frameLocator('#embed');
   try {
     const ready = await page.evaluate(() => window.__ev.find((e) => e.type === 'lockstep:ready'));
-    assert.equal(ready.version, 1);
+    assert.equal(ready.version, 2);
+    assert.ok(Array.isArray(ready.keyFrames) && ready.keyFrames.some((k) => k.kind === 'two-holders' && k.step === 31), JSON.stringify(ready.keyFrames));
+    assert.ok(ready.length > 31 && ready.lang === 'en', JSON.stringify(ready));
     const first = await frameEvent(page, 'e.at === 0');
     assert.match(first.caption, /GC pause|pause/i, 'the first frame names the preset');
 

@@ -132,7 +132,7 @@ test('while a question is open, nothing on the page tells its answer', () => wit
   // The drawer keeps the lesson's story to itself until the run has answered.
   await page.locator('#ls-tab-lesson').click();
   assert.match(await page.locator('#ls-lesson').innerText(), /Predict first/);
-  assert.equal(await page.locator('#ls-keyframes').count(), 0);
+  assert.equal(await page.locator('#ls-keyframes').isVisible(), false, 'the key frames wait too');
   await page.locator('#ls-quiz [data-right="true"]').click();
   await stepToReveal(page);
   assert.doesNotMatch(await page.locator('#ls-lesson').innerText(), /Predict first/, 'the lesson is back after the reveal');

@@ -109,10 +109,13 @@ test('the editor writes a lesson from the stage; its link and its file open the 
     const saved = JSON.parse(file);
     assert.equal(saved.lockstep_lesson, 1);
     assert.deepEqual(saved.stops, [{ step: 7, title: { en: 'Here', zh: '这里' }, text: { en: 'Everyone waits.', zh: '大家都在等。' } }]);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.url).origin });
     await page.locator('#ls-lesson-link').click();
-    link = await page.locator('#ls-share-text').inputValue();
+    // Copied and said so in the panel: no second dialog to close.
+    await page.locator('#ls-lesson-status', { hasText: 'Copied' }).waitFor();
+    assert.equal(await page.locator('#ls-share-dialog').count(), 0);
+    link = await page.evaluate(() => navigator.clipboard.readText());
     assert.match(link, /full\.html\?lesson=[\w-]+&at=0&lang=en$/);
-    await page.locator('#ls-share-dialog button').click();
     await page.locator('#ls-lesson-preview').click();
     assert.equal(await page.locator('#ls-lesson-dialog').count(), 0);
     assert.equal(await page.locator('#ls-learn-title').innerText(), 'My herd');
@@ -146,6 +149,37 @@ test('the editor writes a lesson from the stage; its link and its file open the 
     const saved = await Promise.all([again.page.waitForEvent('download'), again.page.locator('#ls-lesson-save').click()]);
     assert.equal(fs.readFileSync(await saved[0].path(), 'utf8'), file, 'the same file, byte for byte');
   } catch (e) { await screenshotOnFailure(again.page, 'lesson-editor-again'); throw e; } finally { await again.page.close(); }
+});
+
+test('the editor is a side panel: the stage steps beside it, a stop needs a frame, a question must be one the run answers', async () => {
+  const { page, problems } = await open('studio.html?preset=redis-lease-pause&at=0&lang=en#lesson');
+  try {
+    await page.locator('#ls-lesson-dialog').waitFor();
+    assert.ok(await page.locator('#ls-lesson-add').isDisabled(), 'no stop at step 0');
+    assert.match(await page.locator('#ls-lesson-add').innerText(), /Step to a frame/);
+    // The stage's own Step, pressed with the panel open.
+    await page.locator('#ls-step').click();
+    const at = (await position(page)).step;
+    assert.ok(at > 0);
+    assert.match(await page.locator('#ls-lesson-add').innerText(), new RegExp(`step ${at}\\)`));
+    await page.locator('#ls-lesson-add').click();
+    // A sequence number on Redis: the run never answers it, and the editor says so.
+    const ask = page.locator('.ls-lesson-ask');
+    const k = await ask.locator('option').evaluateAll((os) => os.findIndex((o) => /sequence number/.test(o.textContent)));
+    await ask.selectOption({ index: k });
+    await page.waitForFunction(() => document.querySelector('#ls-lesson-check')?.dataset.valid === 'false');
+    assert.match(await page.locator('#ls-lesson-check').innerText(), /stops\[1\]\.ask/);
+    await ask.selectOption({ index: 0 });
+    await page.waitForFunction(() => document.querySelector('#ls-lesson-check')?.dataset.valid === 'true');
+    // Only the author's stops: the preset's own key frames are not stops of the preview.
+    await page.locator('#ls-lesson-own').uncheck();
+    await page.locator('#ls-lesson-preview').click();
+    await page.locator('#ls-learn[data-lesson="author"]').waitFor();
+    const marks = await page.locator('.ls-timeline .ls-mark').evaluateAll((ms) => ms.map((m) => Number(m.dataset.step)));
+    assert.deepEqual(marks, [at], `only the author's stop is a key frame: ${marks}`);
+    assert.match(await page.title(), /^My lesson · Lockstep$|^Redis SET NX PX/, 'the lesson titles the page');
+    assert.deepEqual(problems.pageErrors, []);
+  } catch (e) { await screenshotOnFailure(page, 'lesson-panel'); throw e; } finally { await page.close(); }
 });
 
 test('an author\'s question at a stop waits for the reader\'s prediction, and the run answers it', async () => {

@@ -41,12 +41,16 @@ pub struct Caption {
 }
 
 /// What an animation needs from the run besides its history: the page's plan and key frames,
-/// the preset (its title captions step 0) and the language.
+/// the preset (its title captions step 0) and the language; and how it is drawn: at `scale`
+/// times the export size (2 for a sharper file), with a credit line (a link to the run) burnt
+/// into the stage's corner, if one is asked for.
 pub struct Source<'a> {
     pub plan: &'a Plan,
     pub moments: &'a [Moment],
     pub preset: &'a str,
     pub lang: Lang,
+    pub scale: u32,
+    pub credit: Option<&'a str>,
 }
 
 /// The stills of the step `sim` is at, moving from `prev` (the previous step's scene, none for
@@ -82,7 +86,21 @@ pub fn step(
             lang,
         },
     );
-    (stills(prev, &next, &Caption { key, now }, w, h), next)
+    let burn = Burn {
+        scale: src.scale.max(1),
+        credit: src.credit,
+    };
+    (
+        stills(prev, &next, &Caption { key, now }, w, h, &burn),
+        next,
+    )
+}
+
+/// What every still carries besides its step: its scale and the credit line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Burn<'a> {
+    pub scale: u32,
+    pub credit: Option<&'a str>,
 }
 
 /// How many stills `steps` steps make.
@@ -101,21 +119,28 @@ pub fn band(h: u32) -> u32 {
 
 /// The stills from the previous step's scene (none for the first) to this one's, then its
 /// hold. Scenes are drawn for the stage's part: `w` × (`h` − [`band`]).
-pub fn stills(prev: Option<&Scene>, next: &Scene, cap: &Caption, w: u32, h: u32) -> Vec<Still> {
+pub fn stills(
+    prev: Option<&Scene>,
+    next: &Scene,
+    cap: &Caption,
+    w: u32,
+    h: u32,
+    burn: &Burn,
+) -> Vec<Still> {
     let mut out = Vec::new();
     if let Some(p) = prev.filter(|p| p.w == next.w && p.h == next.h) {
         for i in 1..=TWEENS {
             let u = i as f32 / (TWEENS + 1) as f32;
             let mid = tween(p, next, ease(u));
             out.push(Still {
-                svg: document(&mid, true, cap, w, h),
+                svg: document(&mid, true, cap, w, h, burn),
                 ms: TWEEN_MS,
             });
         }
     }
     let ms = if cap.key.is_empty() { STEP_MS } else { KEY_MS };
     out.push(Still {
-        svg: document(next, false, cap, w, h),
+        svg: document(next, false, cap, w, h, burn),
         ms,
     });
     out
@@ -129,12 +154,22 @@ fn ease(u: f32) -> f32 {
 
 /// One still as an SVG document: the page's background, the stage in its white box, the
 /// caption band.
-fn document(scene: &Scene, moving: bool, cap: &Caption, w: u32, h: u32) -> String {
+fn document(scene: &Scene, moving: bool, cap: &Caption, w: u32, h: u32, burn: &Burn) -> String {
     let body: String = markup(scene, moving).into_iter().map(|(_, m)| m).collect();
     let b = band(h);
     let top = h - b;
+    let (sw, sh) = (w * burn.scale.max(1), h * burn.scale.max(1));
+    // The credit sits in the stage's bottom right corner, small and grey.
+    let credit = burn.credit.map_or(String::new(), |c| {
+        format!(
+            r##"<text x="{}" y="{}" font-size="11" fill="#5f6673" text-anchor="end">{}</text>"##,
+            w - 10,
+            top - 8,
+            esc(c)
+        )
+    });
     format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', sans-serif"><rect width="{w}" height="{h}" fill="#f3f4f6"/><rect x="0.5" y="0.5" width="{}" height="{}" rx="9" fill="#ffffff" stroke="#d9dce3"/>{body}{}</svg>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {w} {h}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', sans-serif"><rect width="{w}" height="{h}" fill="#f3f4f6"/><rect x="0.5" y="0.5" width="{}" height="{}" rx="9" fill="#ffffff" stroke="#d9dce3"/>{body}{credit}{}</svg>"##,
         w - 1,
         top - 1,
         band_svg(cap, w, top, b)

@@ -17,6 +17,8 @@ fn run(id: &str, from: u64, to: u64, w: u32, h: u32, lang: Lang) -> Vec<Still> {
         moments: &found,
         preset: id,
         lang,
+        scale: 1,
+        credit: None,
     };
     let mut prev = None;
     let mut out = Vec::new();
@@ -130,4 +132,30 @@ fn a_gif_of_stills_decodes_to_their_number_size_and_delays() {
         vec![(0, 0, 40, 24), (0, 0, 5, 3), (0, 0, 40, 24)],
         "only what changed is stored"
     );
+}
+
+#[test]
+fn a_still_can_be_drawn_twice_as_large_with_a_credit_line() {
+    let p = presets::find("herd").unwrap();
+    let mut sim = Simulation::new(p.scenario());
+    sim.compute_ahead(40, 50);
+    let plan = Plan::new(&sim);
+    let found = moments::find(&sim, p.moments);
+    let src = Source {
+        plan: &plan,
+        moments: &found,
+        preset: "herd",
+        lang: Lang::En,
+        scale: 2,
+        credit: Some("Lockstep · https://x.org/ls/?preset=herd"),
+    };
+    sim.seek(5);
+    let (st, _) = step(&sim, &src, None, 800, 500);
+    let svg = &st[0].svg;
+    assert!(
+        svg.contains(r#"width="1600" height="1000" viewBox="0 0 800 500""#),
+        "{}",
+        &svg[..200]
+    );
+    assert!(svg.contains("Lockstep · https://x.org/ls/?preset=herd"));
 }

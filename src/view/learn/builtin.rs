@@ -53,6 +53,7 @@ fn chapter(r: &Row) -> Chapter {
             .collect(),
         search: hunts.to_vec(),
         matrix,
+        preset_key_frames: true,
     }
 }
 

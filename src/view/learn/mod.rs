@@ -155,6 +155,14 @@ pub struct Chapter {
     pub search: Vec<Hunt>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub matrix: bool,
+    /// Playback also stops at the preset's own key frames (false: only at the lesson's stops
+    /// and where its questions are answered).
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub preset_key_frames: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Chapter {
@@ -188,10 +196,13 @@ impl Chapter {
         if self.body() != Body::Run {
             return Vec::new();
         }
-        let own: Vec<Kind> = crate::sim::presets::find(self.preset_name())
-            .map_or(crate::sim::moments::DEFAULT.to_vec(), |p| {
-                p.moments.to_vec()
-            });
+        let own: Vec<Kind> = match self.preset_key_frames {
+            false => Vec::new(),
+            true => crate::sim::presets::find(self.preset_name())
+                .map_or(crate::sim::moments::DEFAULT.to_vec(), |p| {
+                    p.moments.to_vec()
+                }),
+        };
         let mut k = own.clone();
         for s in &self.stops {
             k.extend(s.at);

@@ -98,8 +98,9 @@ impl Builder<'_> {
             false,
             "ls-card__name",
         );
+        // On the grey chip of a dead client the name is dark (white read at 2.6:1).
         name.fill = Some(if dead {
-            "#ffffff"
+            INK
         } else {
             palette::client_text(c.id)
         });

@@ -42,6 +42,9 @@ pub(super) fn finish(mut q: form_urlencoded::Serializer<'_, String>, st: &UrlSta
     if st.embed {
         q.append_pair("embed", "1");
     }
+    for (k, v) in st.player.pairs() {
+        q.append_pair(k, &v);
+    }
     q.finish()
 }
 

@@ -43,6 +43,9 @@ pub struct UrlState {
     pub lesson: Option<Box<crate::view::learn::lesson::Shared>>,
     /// The link has what only the full bundle reads: a lesson, a scenario or run as JSON.
     pub elsewhere: bool,
+    /// An embed's player parameters (`start`, `end`, `autoplay`, `loop`, `speed`,
+    /// `controls`, `theme`).
+    pub player: crate::view::player::Player,
 }
 
 impl UrlState {
@@ -87,6 +90,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
         learn: None,
         lesson: None,
         elsewhere: false,
+        player: crate::view::player::Player::default(),
     };
     if query.len() > MAX_QUERY {
         errors.push(format!(
@@ -109,6 +113,10 @@ pub fn parse(query: &str) -> (UrlState, Vec<String>) {
     match get("lesson") {
         Some(v) => lesson::take(&mut st, v, &mut errors),
         None => run_params(&mut st, &get, &mut errors),
+    }
+    st.player = crate::view::player::Player::read(&get, &mut errors);
+    if let (None, Some(s)) = (get("at"), st.player.start) {
+        st.at = s;
     }
     if let Some(a) = get("at") {
         match a.parse::<u64>() {
@@ -279,7 +287,7 @@ fn compare_list(v: &str, errors: &mut Vec<String>) -> Vec<RecipeKind> {
 }
 
 /// A value quoted for a message, shortened, with control characters removed.
-fn quote(v: &str) -> String {
+pub(crate) fn quote(v: &str) -> String {
     let clean: String = v.chars().filter(|c| !c.is_control()).take(40).collect();
     let more = if v.chars().count() > 40 { "…" } else { "" };
     format!("\"{clean}{more}\"")
@@ -348,6 +356,9 @@ pub fn to_query(st: &UrlState) -> String {
     }
     if st.embed {
         q.append_pair("embed", "1");
+    }
+    for (k, v) in st.player.pairs() {
+        q.append_pair(k, &v);
     }
     if st.matrix {
         q.append_pair("matrix", "1");

@@ -24,6 +24,7 @@ const CHAPTER: Shape = Shape {
         "stops",
         "search",
         "matrix",
+        "preset_key_frames",
     ],
     deny: true,
     defaulted: !0b111,
@@ -65,6 +66,7 @@ fn chapter(r: &mut Reader) -> Got<Chapter> {
         stops: Vec::new(),
         search: Vec::new(),
         matrix: false,
+        preset_key_frames: true,
     };
     object(r, &CHAPTER, &mut |r, i| {
         match i {
@@ -78,7 +80,8 @@ fn chapter(r: &mut Reader) -> Got<Chapter> {
             7 => c.cmds = forced(r)?,
             8 => c.stops = list(r, stop)?,
             9 => c.search = list(r, hunt)?,
-            _ => c.matrix = r.boolean()?,
+            10 => c.matrix = r.boolean()?,
+            _ => c.preset_key_frames = r.boolean()?,
         }
         Ok(())
     })?;
