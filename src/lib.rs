@@ -1,7 +1,7 @@
 //! Lockstep: distributed locks, step by step, in the browser.
 //!
 //! Code map (dependencies point one way: `engine, services ← recipes ← sim ← view ← ui`, and
-//! `engine ← replay`; the README has the whole map):
+//! `engine ← replay`; docs/architecture.md has the whole map):
 //! - [`engine`]: a pure, deterministic model of a standalone ZooKeeper 3.8 server.
 //! - [`services`]: every lock service behind one interface (ZooKeeper, and with the `services`
 //!   feature Redis, etcd and a SQL lock table).

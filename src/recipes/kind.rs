@@ -29,6 +29,10 @@ pub enum RecipeKind {
     Redlock,
     /// Takes no lock: reads the lock node on command (a scenario's `observers`).
     Observer,
+    /// A recipe written in the recipe language (the scenario's `program`), on ZooKeeper.
+    Program,
+    /// A recipe written in the recipe language, on Redis.
+    RedisProgram,
 }
 
 impl RecipeKind {
@@ -53,7 +57,9 @@ impl RecipeKind {
 
     pub fn service(self) -> ServiceKind {
         match self {
-            RecipeKind::RedisSetnx | RecipeKind::RedisLease => ServiceKind::Redis,
+            RecipeKind::RedisSetnx | RecipeKind::RedisLease | RecipeKind::RedisProgram => {
+                ServiceKind::Redis
+            }
             RecipeKind::EtcdMutex => ServiceKind::Etcd,
             RecipeKind::Redlock => ServiceKind::Redlock,
             RecipeKind::SqlInsert | RecipeKind::SqlLease | RecipeKind::SqlRowLock => {
@@ -82,6 +88,8 @@ impl RecipeKind {
             RecipeKind::SqlRowLock => "sql_row_lock",
             RecipeKind::Redlock => "redlock",
             RecipeKind::Observer => "observer",
+            RecipeKind::Program => "program",
+            RecipeKind::RedisProgram => "redis_program",
         }
     }
 
@@ -115,7 +123,15 @@ impl RecipeKind {
     }
 
     pub fn parse(s: &str) -> Option<RecipeKind> {
-        RecipeKind::ALL.into_iter().find(|k| k.name() == s)
+        RecipeKind::ALL
+            .into_iter()
+            .chain([RecipeKind::Program, RecipeKind::RedisProgram])
+            .find(|k| k.name() == s)
+    }
+
+    /// A recipe written in the recipe language (the scenario carries its text).
+    pub fn is_program(self) -> bool {
+        matches!(self, RecipeKind::Program | RecipeKind::RedisProgram)
     }
 }
 
@@ -145,6 +161,9 @@ pub struct RecipeConfig {
     pub masters: u8,
     /// Redlock: node-redlock's `retryCount`.
     pub retry_count: u32,
+    /// A recipe written in the recipe language (`program` and `redis_program`): its text.
+    #[serde(skip)]
+    pub program: Option<std::sync::Arc<str>>,
 }
 
 impl RecipeConfig {
@@ -163,6 +182,7 @@ impl RecipeConfig {
             identifier: None,
             masters: crate::services::REDLOCK_MASTERS,
             retry_count: REDLOCK_RETRY_COUNT,
+            program: None,
         }
     }
 

@@ -19,6 +19,7 @@ pub mod sequential;
 pub mod etcd;
 #[cfg(feature = "services")]
 pub mod observer;
+pub mod program;
 #[cfg(feature = "services")]
 pub mod redis;
 #[cfg(feature = "services")]
@@ -259,6 +260,21 @@ recipes! {
     SqlInsert(sql::Insert) for SqlInsert | SqlLease => sql::Insert::from_config,
     SqlRowLock(sql::RowLock) for SqlRowLock => |_| sql::RowLock::default(),
     Redlock(redlock::Redlock) for Redlock => |c: &RecipeConfig| redlock::Redlock::new(c, c.masters),
+    Program(program::Program) for Program | RedisProgram => program::Program::from_config,
+    }
+}
+
+/// What is wrong with a recipe text for this kind of recipe (`None`: it runs).
+/// (The language compiles in every build; only the full page's recipe list reaches it.)
+pub fn program_check(text: &str, kind: RecipeKind) -> Option<String> {
+    match program::Source::new(text) {
+        Err(e) => Some(e.to_string()),
+        Ok(s) if s.redis() != (kind == RecipeKind::RedisProgram) => Some(format!(
+            "the recipe says `service {}` but the scenario's recipe is `{}`",
+            if s.redis() { "redis" } else { "zookeeper" },
+            kind.name()
+        )),
+        Ok(_) => None,
     }
 }
 

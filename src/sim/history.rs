@@ -205,6 +205,11 @@ impl Simulation {
         self.finished_at == Some(self.cursor) && self.cursor == self.len()
     }
 
+    /// True when the history reaches the run's end (wherever the cursor is).
+    pub fn complete(&self) -> bool {
+        self.finished_at == Some(self.len())
+    }
+
     /// Why the history stopped before the run ended, if it did.
     pub fn limit(&self) -> Option<Limit> {
         self.limit

@@ -100,6 +100,8 @@ pub struct Scenario {
     pub enable_offline_queue: bool,
     /// Redlock: node-redlock's `retryCount` (default 10: up to 11 attempts).
     pub retry_count: u32,
+    /// The recipe's text, for `program` and `redis_program` (the recipe language).
+    pub program: Option<String>,
 }
 
 impl Default for Scenario {
@@ -144,6 +146,7 @@ impl Default for Scenario {
             delayed_restart: false,
             enable_offline_queue: true,
             retry_count: crate::recipes::REDLOCK_RETRY_COUNT,
+            program: None,
         }
     }
 }
@@ -160,10 +163,28 @@ pub const MAX_SCENARIO_BYTES: usize = 4 << 20;
 pub const MAX_TICKS: Tick = 1_000_000;
 
 impl Scenario {
+    /// What is wrong with the scenario's recipe text, if its recipe is one: missing, not
+    /// compiling (line and column), or on another service than the recipe kind says.
+    pub fn program_error(&self) -> Option<String> {
+        if !self.recipe.is_program() {
+            return None;
+        }
+        let Some(text) = &self.program else {
+            return Some("the recipe `program` needs its text".into());
+        };
+        if !crate::FULL {
+            return None; // the lean page hands it over unread
+        }
+        crate::recipes::program_check(text, self.recipe)
+    }
+
     /// Whether only the full bundle runs it: a lock service other than ZooKeeper, a ZooKeeper
     /// ensemble, or observers (the lean first page carries none, and hands such runs over).
     pub fn needs_full(&self) -> bool {
-        !self.recipe.service().look().lean || self.ensemble.is_some() || !self.observers.is_empty()
+        !self.recipe.service().look().lean
+            || self.ensemble.is_some()
+            || !self.observers.is_empty()
+            || self.recipe.is_program()
     }
 
     /// Checks ranges; the message names the field.
@@ -233,6 +254,9 @@ impl Scenario {
         }
         if self.retry_count > 1000 {
             return bad("retry_count", "at most 1000");
+        }
+        if let Some(why) = self.program_error() {
+            return bad("program", &why);
         }
         if self.clocks.len() > 7 {
             return bad("clocks", "at most one clock per master (7)");

@@ -57,6 +57,7 @@ pub(super) fn make_client(sc: &Scenario, i: usize, servers: usize, rng: &mut Sim
         identifier: (sc.kazoo_identifier == KazooIdentifier::Label).then(|| format!("C{}", i + 1)),
         masters: sc.masters.unwrap_or(crate::services::REDLOCK_MASTERS),
         retry_count: sc.retry_count,
+        program: sc.program.as_deref().map(std::sync::Arc::from),
     };
     let timeout = sc
         .timeouts

@@ -262,12 +262,13 @@ async fn make(app: App, spec: Spec, job: RwSignal<Job>, generation: StoredValue<
             Err(e) => return job.set(Job::Failed(e)),
         }
     };
-    let (mut prev, mut done) = (None, 0u64);
+    let (mut prev, mut done, mut last) = (None, 0u64, String::new());
     for s in steps {
         sim.seek(s);
         let (stills, scene) = anim::step(&sim, &src, prev.as_ref(), spec.w, spec.h);
         prev = Some(scene);
         for still in stills {
+            last.clone_from(&still.svg);
             let ms = still.ms * 100 / spec.speed.max(1);
             let drawn = match canvas.draw(&still.svg).await {
                 Ok(()) => out.push(&canvas, ms).await,
@@ -283,6 +284,11 @@ async fn make(app: App, spec: Spec, job: RwSignal<Job>, generation: StoredValue<
             done += 1;
             job.set(Job::Running { done, total });
         }
+    }
+    // A recorder gives a frame the time until the next one: the last still is drawn once more
+    // (a canvas that was not drawn on gives no frame), so that its hold is in the video.
+    if matches!(out, Out::Webm(_)) && canvas.draw(&last).await.is_ok() {
+        let _ = out.push(&canvas, 40).await;
     }
     let (bytes, mime, ext) = match out {
         Out::Gif(g) => match g.finish() {

@@ -16,6 +16,9 @@ use crate::view::learn::{self, text, Body, Chapter};
 pub fn LearnBox() -> impl IntoView {
     let app = expect_context::<App>();
     move || {
+        if !crate::FULL {
+            return None; // the course lives on the full page
+        }
         let ch = app.chapter()?;
         let lang = app.lang.get();
         let n = learn::course().len();
@@ -213,6 +216,14 @@ fn HuntBody(ch: &'static Chapter) -> impl IntoView {
 #[component]
 pub fn CourseTab() -> impl IntoView {
     let app = expect_context::<App>();
+    if !crate::FULL {
+        // The lean page hands the course over to the full page, where it lives.
+        return view! {
+            <p class="ls-lesson">{tr(app, "learn.elsewhere")}</p>
+            <button id="ls-learn-start" on:click=move |_| crate::ui::browser::go_full("learn=")>{tr(app, "learn.open")}</button>
+        }
+        .into_any();
+    }
     let list = move || {
         let lang = app.lang.get();
         let here = app.learn.get();
@@ -271,13 +282,18 @@ pub fn CourseTab() -> impl IntoView {
         <ol id="ls-course" class="ls-course">{list}</ol>
         {current}
     }
+    .into_any()
 }
 
 /// The top bar's way into the course: the first chapter not yet finished.
 #[component]
 pub fn LearnButton() -> impl IntoView {
     let app = expect_context::<App>();
+    // The lean page has no course: the full page opens it where the reader left it.
     let first_open = move || {
+        if !crate::FULL {
+            crate::ui::browser::go_full("learn=");
+        }
         app.progress.with_untracked(|p| {
             learn::course()
                 .iter()

@@ -162,7 +162,7 @@ fn report(app: App, parent: Window) {
         let event = app.frame.with(|f| FrameEvent {
             at: f.step,
             steps: f.len,
-            length: f.finished.then_some(f.len),
+            length: app.sim.with_untracked(|s| s.complete()).then_some(f.len),
             key_frame: here.first().map(|m| m.evidence()),
             caption: if key.is_empty() {
                 now.unwrap_or_default()
@@ -208,7 +208,8 @@ fn step(app: App) -> JsValue {
 /// frames (step, kind, caption) and the language.
 fn ready_fields(app: App) -> [(&'static str, JsValue); 6] {
     let lang = app.lang.get_untracked();
-    let (len, finished) = app.frame.with_untracked(|f| (f.len, f.finished));
+    let len = app.frame.with_untracked(|f| f.len);
+    let finished = app.sim.with_untracked(|s| s.complete());
     let frames = js_sys::Array::new();
     app.moments.with_untracked(|ms| {
         for m in ms {

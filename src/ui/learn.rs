@@ -181,6 +181,20 @@ impl App {
         }
     }
 
+    /// A `learn=` link without a chapter opens the course where the reader left it: the first
+    /// chapter not finished (the lean page's Learn button hands over with one).
+    pub fn resume(&self) {
+        if !browser::query().split(['?', '&']).any(|p| p == "learn=") {
+            return;
+        }
+        let next = self
+            .progress
+            .with_untracked(|p| learn::course().iter().position(|c| !p.finished(&c.id)));
+        if let Some(i) = next.filter(|i| Some(*i) != self.learn.get_untracked()) {
+            self.open_chapter(i);
+        }
+    }
+
     /// Opens chapter `i` of the course: its run from the start, its search, or the matrix.
     pub fn open_chapter(&self, i: usize) {
         let Some(ch) = learn::course().get(i) else {

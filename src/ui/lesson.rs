@@ -162,26 +162,17 @@ pub fn LessonEditor() -> impl IntoView {
     let lang = move || app.lang.get();
     // The questions the run can answer: a stop's question must come out of the run (a
     // sequence number on Redis, a survivor with no election, would vanish for readers).
-    let placed = Memo::new(move |_| {
-        draft.with(|d| {
-            let asks: Vec<_> = d.stops.iter().map(|s| (s.step, s.at, s.ask)).collect();
-            (asks, d.preset_key_frames)
-        })
-    });
-    let unasked = Memo::new(move |_| {
-        placed.track();
-        let d = draft.get_untracked();
-        app.sim.with_untracked(|s| unanswered(&d, s))
-    });
-    let valid = move || {
+    let check = Memo::new(move |_| {
         draft.with(Chapter::validate)?;
-        match unasked.get() {
+        let unasked = draft.with(|d| app.sim.with_untracked(|s| unanswered(d, s)));
+        match unasked {
             Some((i, n)) => Err(w("unasked", lang())
                 .replace("{i}", &(i + 1).to_string())
                 .replace("{n}", &n.to_string())),
             None => Ok(()),
         }
-    };
+    });
+    let valid = move || check.get();
     let invalid = move || valid().is_err();
     let status = RwSignal::new(None::<&'static str>);
     let add = move |_| {

@@ -58,6 +58,9 @@ fn Root() -> impl IntoView {
     controls::install_keyboard(app);
     embed::install(app);
     app.fill(app.fill_to.get_value());
+    if crate::FULL {
+        app.resume();
+    }
     let (matrix, compare) = app.opening.get_value();
     if matrix {
         app.open_matrix();

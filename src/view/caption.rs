@@ -20,11 +20,14 @@ pub fn parts(
     let title = (step == 0)
         .then(|| crate::sim::presets::find(preset).map(|p| p.title(lang)))
         .flatten();
+    // Where a question is posed, only an author's stop keeps its words (the run's own key
+    // frames would tell what comes next).
+    let shown = |m: &&Moment| !posing || m.kind == crate::sim::moments::Kind::Stop;
     let key = match title {
         Some(t) => t.to_string(),
-        None if posing => String::new(),
         None => here
             .iter()
+            .filter(shown)
             .map(|m| m.caption(lang))
             .collect::<Vec<_>>()
             .join(gap(lang)),

@@ -85,6 +85,7 @@ test('at 640×400 in Chinese, and cancelled half-way, the page keeps running', a
   const { page, problems } = await dialog('?preset=gc-pause&at=31&lang=zh', 25, 31);
   try {
     await page.locator('#ls-anim-size').selectOption('1');
+    await page.locator('#ls-anim-pings').check(); // every step, heartbeats too
     await page.locator('#ls-anim-make').click();
     await page.locator('#ls-anim-result').waitFor({ timeout: 60000 });
     const gif = await made(page);

@@ -195,3 +195,22 @@ test('"Open in Lockstep" under sandbox="allow-scripts" says why nothing opened a
     assert.match(await note.locator('input').inputValue(), /preset=herd/);
   } finally { await done(); }
 });
+
+test('a preset\'s share page carries Open Graph tags whose picture exists, and opens the app at its run', async () => {
+  const dir = path.join(DIST, 'share');
+  assert.ok(fs.existsSync(path.join(dir, 'gc-pause.html')), 'scripts/build.sh wrote dist/share/');
+  const html = fs.readFileSync(path.join(dir, 'gc-pause.html'), 'utf8');
+  const meta = (p) => html.match(new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`))?.[1];
+  for (const p of ['og:title', 'og:description', 'og:image', 'twitter:card', 'twitter:image']) assert.ok(meta(p), `${p} in ${html.slice(0, 400)}`);
+  assert.match(meta('og:title'), /GC pause/);
+  const image = path.join(dir, path.basename(meta('og:image')));
+  assert.ok(fs.existsSync(image) && fs.statSync(image).size > 10_000, `${image} exists`);
+  assert.ok(fs.existsSync(path.join(dir, 'gc-pause.zh.html')) && fs.existsSync(path.join(dir, 'learn-herd.html')));
+  const { page, done } = await host('share-open', '');
+  try {
+    await page.goto(`${srv.url}share/gc-pause.html?at=31`);
+    await page.waitForURL(/index\.html\?preset=gc-pause&lang=en&at=31/);
+    await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });
+    assert.match(await page.title(), /GC pause, no fencing · Lockstep/);
+  } finally { await done(); }
+});

@@ -85,7 +85,7 @@ const CASES = [
   ['the full page: an ensemble embed at 800×500', 'full.html?preset=zk-leader-crash&at=127&embed=1&lang=zh', { width: 800, height: 500, locale: 'en-US' }],
   ['the full page: a Redis failover embed at 640×400', 'full.html?preset=redis-failover&at=21&embed=1', { width: 640, height: 400, locale: 'zh-CN' }],
   ['the full page: its bare address at 1440×900', 'full.html', { width: 1440, height: 900, locale: 'en-US' }],
-  ['a course chapter as the Embed button links it, 800×500', '?preset=herd&at=0&lang=zh&embed=1&learn=herd', { width: 800, height: 500, locale: 'en-US' }],
+  ['a course chapter as the Embed button links it, 800×500', 'full.html?preset=herd&at=0&lang=zh&embed=1&learn=herd', { width: 800, height: 500, locale: 'en-US' }],
   ['the consensus chapter embedded at 640×400', 'full.html?preset=zk-leader-crash&at=0&lang=en&embed=1&learn=consensus', { width: 640, height: 400, locale: 'en-US' }],
 ];
 

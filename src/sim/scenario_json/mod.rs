@@ -14,7 +14,7 @@ use crate::json_read::Reader;
 use crate::recipes::RecipeKind;
 
 /// The scenario's fields in their declared order (serde's list form follows it).
-pub const FIELDS: [&str; 39] = [
+pub const FIELDS: [&str; 40] = [
     "name",
     "recipe",
     "clients",
@@ -54,6 +54,7 @@ pub const FIELDS: [&str; 39] = [
     "delayed_restart",
     "enable_offline_queue",
     "retry_count",
+    "program",
 ];
 
 // `json_read::fields::object` keeps the fields seen in a 64-bit mask.
@@ -148,7 +149,8 @@ fn field(r: &mut Reader, s: &mut Scenario, i: usize) -> Got<()> {
         35 => s.clocks = list(r, |r| pair(r, |r| r.integer(), |r| r.integer()))?,
         36 => s.delayed_restart = r.boolean()?,
         37 => s.enable_offline_queue = r.boolean()?,
-        _ => s.retry_count = r.integer()?,
+        38 => s.retry_count = r.integer()?,
+        _ => s.program = option(r, |r| Ok(r.string()?))?,
     }
     Ok(())
 }

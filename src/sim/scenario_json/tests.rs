@@ -66,11 +66,12 @@ pub(crate) fn scenario_from(v: &[u64]) -> Scenario {
         delayed_restart: v[36] % 2 == 0,
         enable_offline_queue: v[37] % 2 == 0,
         retry_count: v[38] as u32,
+        program: some(39, 0).map(|_| format!("lock:\n    hold {}\n", v[39] % 100)),
     }
 }
 
 fn any_scenario() -> impl Strategy<Value = Scenario> {
-    prop::collection::vec(any::<u64>(), 40).prop_map(|v| scenario_from(&v))
+    prop::collection::vec(any::<u64>(), 41).prop_map(|v| scenario_from(&v))
 }
 
 fn any_run() -> impl Strategy<Value = Run> {

@@ -146,6 +146,9 @@ fn field(w: &mut Writer, s: &Scenario, i: usize) {
         }),
         36 => w.plain(s.delayed_restart),
         37 => w.plain(s.enable_offline_queue),
-        _ => w.plain(s.retry_count),
+        38 => w.plain(s.retry_count),
+        _ => w.option(&s.program, |w, p| {
+            w.string(p);
+        }),
     };
 }

@@ -62,12 +62,9 @@ impl Recorder {
         sleep(ms).await;
     }
 
-    /// Stops and returns the video. The last still is requested once more as it ends: a
-    /// recorder gives a frame the time until the next one, so without it the final hold (the
-    /// punch line) would last no time at all.
+    /// Stops and returns the video (`make` draws the last still once more before, so that its
+    /// hold is recorded).
     pub async fn finish(self) -> Option<web_sys::Blob> {
-        self.track.request_frame();
-        sleep(40).await;
         let stopped = js_sys::Promise::new(&mut |done, _| {
             self.rec.set_onstop(Some(&done));
         });

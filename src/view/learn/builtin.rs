@@ -24,8 +24,13 @@ type Row = (
 /// The lesson files in `lessons/`, as `build.rs` wrote them: static data, no reader needed.
 const ROWS: &[Row] = include!(concat!(env!("OUT_DIR"), "/course.rs"));
 
-/// The course, in order.
+/// The course, in order. The lean first page has none: it hands the course over to the full
+/// page (its texts and its UI were 18 KB gzip of the lean page; posters show a chapter at
+/// once all the same). Its tests read the course as the full page does.
 pub fn course() -> &'static [Chapter] {
+    if !crate::FULL && !cfg!(test) {
+        return &[];
+    }
     static COURSE: OnceLock<Vec<Chapter>> = OnceLock::new();
     COURSE.get_or_init(|| ROWS.iter().map(chapter).collect())
 }

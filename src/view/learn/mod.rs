@@ -225,6 +225,9 @@ impl Chapter {
     /// Whether only the full bundle can show it: an ensemble, another lock service, the
     /// matrix, or the search (these stay out of the lean first page's budget).
     pub fn needs_full(&self) -> bool {
+        if !crate::FULL {
+            return true; // the course lives on the full page (see `builtin::course`)
+        }
         match self.body() {
             Body::Run => {
                 crate::sim::presets::is_service_preset(self.preset_name())

@@ -216,6 +216,11 @@ fn run_params<'a>(
 /// the link names one.
 fn learn(st: &mut UrlState, id: &str, errors: &mut Vec<String>) -> Option<&'static str> {
     use crate::view::learn;
+    // The lean page has no course: the full page reads the chapter (and reports a bad one).
+    if !crate::FULL && !cfg!(test) {
+        (st.learn, st.elsewhere) = (Some(id.to_string()), true);
+        return None;
+    }
     let (_, chapter) = learn::find(id).or_else(|| {
         errors.push(format!(
             "unknown chapter {}; opening the course at its first chapter",

@@ -120,10 +120,10 @@ fn an_authors_stops_become_key_frames_captioned_in_their_words() {
 }
 
 #[test]
-fn the_readmes_example_lesson_reads() {
-    let readme = include_str!("../../../../README.md");
+fn the_docs_example_lesson_reads() {
+    let readme = include_str!("../../../../docs/embedding.md");
     let from = readme
-        .find("**Writing your own lesson.**")
+        .find("## Writing your own lesson")
         .expect("the section");
     let start = from + readme[from..].find("```json\n").expect("its example") + 8;
     let end = start + readme[start..].find("```").unwrap();
