@@ -9,7 +9,8 @@
 //!
 //! `lost_wakeup` — a single-node lock that subscribes too late and waits for the wrong thing:
 //! 1. Create `/lock` EPHEMERAL. NodeExists → only now call `exists("/lock", watch=true)`.
-//! 2. Whatever exists answers, wait for a NodeDeleted event.
+//! 2. Whatever exists answers, wait for a NodeDeleted event (one that came while exists was in
+//!    flight counts).
 //! 3. Broken when the holder releases between the failed create and the exists call: exists
 //!    finds nothing and arms a *creation* watch; the NodeDeleted it waits for was already sent
 //!    to nobody. It waits forever (or, if someone else creates the node, it ignores the
@@ -27,6 +28,7 @@ pub struct NoRecheck {
     token: i64,
     /// The lock directory (the scenario's lock path, default `/locks`).
     dir: String,
+    woken: super::Woken,
 }
 
 impl Default for NoRecheck {
@@ -42,6 +44,7 @@ impl NoRecheck {
             my_node: None,
             token: 0,
             dir: dir.to_string(),
+            woken: super::Woken::default(),
         }
     }
 
@@ -56,7 +59,12 @@ impl NoRecheck {
                 let path = self.my_node.clone().unwrap_or_default();
                 vec![zk(Request::Delete { path, version: -1 })]
             }
-            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.hold(),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => {
+                match self.woken.event() {
+                    true => self.hold(),
+                    false => Vec::new(),
+                }
+            }
             ZkIn::Reply { request, result } => self.reply(request, result),
             _ => Vec::new(),
         }
@@ -109,14 +117,20 @@ impl NoRecheck {
                     Verdict::WaitFor(p) => {
                         let path = format!("{}/{p}", self.dir);
                         self.phase = Phase::Watching(path.clone());
+                        self.woken.sent();
                         vec![zk(Request::Exists { path, watch: true })]
                     }
                     _ => self.hold(),
                 }
             }
-            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.hold(),
-            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
+            (Request::Exists { .. }, Ok(Response::Exists { stat })) => {
+                match self.woken.answered() || stat.is_none() {
+                    true => self.hold(),
+                    false => Vec::new(),
+                }
+            }
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
+            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
             _ => Vec::new(),
         }
     }
@@ -126,6 +140,8 @@ impl NoRecheck {
 pub struct LostWakeup {
     pub phase: Phase,
     pub my_node: Option<String>,
+    /// A NodeDeleted that came while the exists was in flight (kept for its answer).
+    deleted: bool,
 }
 
 fn create() -> Request {
@@ -137,12 +153,14 @@ fn create() -> Request {
 }
 
 impl LostWakeup {
+    fn create(&mut self) -> Vec<RecipeOut> {
+        self.phase = Phase::Creating;
+        vec![zk(create())]
+    }
+
     pub fn handle(&mut self, input: RecipeIn) -> Vec<RecipeOut> {
         match ZkIn::from(input) {
-            ZkIn::Acquire if self.phase == Phase::Idle => {
-                self.phase = Phase::Creating;
-                vec![zk(create())]
-            }
+            ZkIn::Acquire if self.phase == Phase::Idle => self.create(),
             ZkIn::Release if self.phase == Phase::Holding => {
                 self.phase = Phase::Releasing;
                 vec![zk(Request::Delete {
@@ -150,12 +168,14 @@ impl LostWakeup {
                     version: -1,
                 })]
             }
-            ZkIn::Event(e)
-                if e.kind == EventType::NodeDeleted && matches!(self.phase, Phase::Waiting(_)) =>
-            {
-                self.phase = Phase::Creating;
-                vec![zk(create())]
-            }
+            ZkIn::Event(e) if e.kind == EventType::NodeDeleted => match self.phase {
+                Phase::Waiting(_) => self.create(),
+                Phase::Watching(_) => {
+                    self.deleted = true;
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            },
             ZkIn::Reply { request, result } => self.reply(request, result),
             _ => Vec::new(),
         }
@@ -167,14 +187,25 @@ impl LostWakeup {
                 super::granted_by_create(&result, &mut self.phase, &mut self.my_node)
             }
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
-                self.phase = Phase::Waiting(LOCK_NODE.into());
+                self.phase = Phase::Watching(LOCK_NODE.into());
+                self.deleted = false;
                 vec![zk(Request::Exists {
                     path: LOCK_NODE.into(),
                     watch: true,
                 })]
             }
-            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
+            // Whatever exists answers, wait for a deletion (unless one came meanwhile).
+            (Request::Exists { .. }, Ok(_)) if matches!(self.phase, Phase::Watching(_)) => {
+                match std::mem::take(&mut self.deleted) {
+                    true => self.create(),
+                    false => {
+                        self.phase = Phase::Waiting(LOCK_NODE.into());
+                        Vec::new()
+                    }
+                }
+            }
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
+            (Request::Delete { .. }, _) => super::released(&mut self.phase, &mut self.my_node),
             _ => Vec::new(),
         }
     }

@@ -35,6 +35,44 @@ pub fn reader_gets_the_lock<'a>(sorted: &[&'a str], mine: &str, write_marker: &s
     }
 }
 
+/// A textbook waiter sends `exists(path, watch)` and waits for its answer before it waits for
+/// the watch: a watch event that comes while that exists is in flight (possible when the
+/// answer went astray with a broken connection) is kept, and acted on once the answer is in,
+/// as the recipe language does. Acting on it at once started a second step beside the first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Woken {
+    /// No watch-setting exists in flight.
+    #[default]
+    Idle,
+    Pending,
+    /// In flight, and its watch has fired meanwhile.
+    PendingFired,
+}
+
+impl Woken {
+    /// The watch-setting exists is sent.
+    pub fn sent(&mut self) {
+        *self = Woken::Pending;
+    }
+
+    /// A watch event while watching: true when the waiter acts on it now (its exists was
+    /// answered); false when it is kept for the answer.
+    pub fn event(&mut self) -> bool {
+        match self {
+            Woken::Idle => true,
+            _ => {
+                *self = Woken::PendingFired;
+                false
+            }
+        }
+    }
+
+    /// The exists is answered: whether its watch fired meanwhile.
+    pub fn answered(&mut self) -> bool {
+        std::mem::take(self) == Woken::PendingFired
+    }
+}
+
 /// The node name inside its directory.
 pub fn name_of(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)

@@ -10,6 +10,7 @@ mod belief;
 pub mod broken;
 pub mod curator;
 pub mod decide;
+pub(crate) use decide::Woken;
 pub mod kazoo;
 mod kind;
 pub mod naive;

@@ -28,6 +28,8 @@ pub struct Naive {
     pub my_node: Option<String>,
     /// Waiting for a new session before retrying.
     restart_on_session: bool,
+    /// The watch-setting exists is in flight (see [`super::Woken`]).
+    woken: super::Woken,
 }
 
 fn create() -> Request {
@@ -55,7 +57,12 @@ impl Naive {
                 })]
             }
             ZkIn::Reply { request, result } => self.reply(request, result),
-            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.try_create(),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => {
+                match self.woken.event() {
+                    true => self.try_create(),
+                    false => Vec::new(),
+                }
+            }
             ZkIn::Session(e) => self.session(e),
             _ => Vec::new(),
         }
@@ -71,12 +78,18 @@ impl Naive {
             }
             (Request::Create { .. }, Err(ErrorCode::NodeExists)) => {
                 self.phase = Phase::Watching(LOCK_NODE.into());
+                self.woken.sent();
                 vec![zk(Request::Exists {
                     path: LOCK_NODE.into(),
                     watch: true,
                 })]
             }
-            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.try_create(),
+            (Request::Exists { .. }, Ok(Response::Exists { stat })) => {
+                match self.woken.answered() || stat.is_none() {
+                    true => self.try_create(),
+                    false => Vec::new(),
+                }
+            }
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             (Request::Create { .. } | Request::Exists { .. }, Err(ErrorCode::SessionExpired)) => {
@@ -146,6 +159,14 @@ mod tests {
                 watch: true
             })]
         );
+        let req = Request::Exists {
+            path: "/lock".into(),
+            watch: true,
+        };
+        let there = Ok(Response::Exists {
+            stat: Some(stat(5)),
+        });
+        assert_eq!(n.handle(RecipeIn::reply(req, there)), vec![]);
         let ev = crate::engine::WatchedEvent {
             kind: crate::engine::EventType::NodeDeleted,
             path: "/lock".into(),
@@ -161,10 +182,10 @@ mod tests {
         );
     }
 
-    /// Step 3 once the watch has fired: the client is creating already, so a late exists
-    /// answer ("no such node") must not start a second create beside the first.
+    /// Step 3 when the watch fires before its exists is answered (the answer went astray with
+    /// a broken connection): the event is kept, and the answer starts one create, not two.
     #[test]
-    fn step_3_an_exists_answer_after_the_watch_fired_starts_no_second_create() {
+    fn step_3_a_watch_that_fires_before_its_exists_answer_starts_one_create() {
         let mut n = Naive::default();
         n.handle(RecipeIn::Acquire);
         n.handle(RecipeIn::reply(create(), Err(ErrorCode::NodeExists)));
@@ -172,14 +193,19 @@ mod tests {
             kind: crate::engine::EventType::NodeDeleted,
             path: "/lock".into(),
         };
-        assert_eq!(n.handle(RecipeIn::event(ev)), vec![zk(create())]);
+        assert_eq!(n.handle(RecipeIn::event(ev)), vec![]);
         let req = Request::Exists {
             path: "/lock".into(),
             watch: true,
         };
-        let out = n.handle(RecipeIn::reply(req, Ok(Response::Exists { stat: None })));
-        assert_eq!(out, vec![]);
+        let there = Ok(Response::Exists {
+            stat: Some(stat(5)),
+        });
+        let out = n.handle(RecipeIn::reply(req.clone(), there));
+        assert_eq!(out, vec![zk(create())]);
         assert_eq!(n.phase, Phase::Creating);
+        let late = n.handle(RecipeIn::reply(req, Ok(Response::Exists { stat: None })));
+        assert_eq!(late, vec![], "a second answer starts no second create");
     }
 
     /// Step 2 for a create that is no longer awaited: the holder stays the holder.

@@ -26,6 +26,8 @@ pub struct Sequential {
     restart_on_session: bool,
     /// The lock directory (the scenario's lock path, default `/locks`).
     dir: String,
+    /// The watch-setting exists is in flight (see [`super::Woken`]).
+    woken: super::Woken,
 }
 
 impl Default for Sequential {
@@ -78,6 +80,7 @@ impl Sequential {
             token: 0,
             restart_on_session: false,
             dir: dir.to_string(),
+            woken: super::Woken::default(),
         }
     }
 
@@ -100,7 +103,12 @@ impl Sequential {
                 vec![zk(Request::Delete { path, version: -1 })]
             }
             ZkIn::Reply { request, result } => self.reply(request, result),
-            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => self.relist(),
+            ZkIn::Event(_) if matches!(self.phase, Phase::Watching(_)) => {
+                match self.woken.event() {
+                    true => self.relist(),
+                    false => Vec::new(),
+                }
+            }
             ZkIn::Session(e) => self.session(e),
             _ => Vec::new(),
         }
@@ -137,7 +145,12 @@ impl Sequential {
             (Request::GetChildren { .. }, Ok(Response::GetChildren { children, .. })) => {
                 self.decide(&children)
             }
-            (Request::Exists { .. }, Ok(Response::Exists { stat: None })) => self.relist(),
+            (Request::Exists { .. }, Ok(Response::Exists { stat })) => {
+                match self.woken.answered() || stat.is_none() {
+                    true => self.relist(),
+                    false => Vec::new(),
+                }
+            }
             (Request::Delete { .. }, Ok(_) | Err(ErrorCode::NoNode)) => self.released(),
             (_, Err(ErrorCode::ConnectionLoss)) => vec![zk(request)],
             (Request::Delete { .. }, Err(_)) => self.released(),
@@ -165,6 +178,7 @@ impl Sequential {
             Verdict::WaitFor(p) => {
                 let path = format!("{}/{p}", self.dir);
                 self.phase = Phase::Watching(path.clone());
+                self.woken.sent();
                 vec![zk(Request::Exists { path, watch: true })]
             }
             Verdict::Missing => {
