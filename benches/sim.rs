@@ -131,6 +131,7 @@ fn exhaustive_rate() {
             max_states: 1_000_000,
             allow_close: false,
             crash_leader: false,
+            ..ExploreConfig::bounded()
         },
     );
     let secs = t.elapsed().as_secs_f64();

@@ -11,37 +11,39 @@ scripts/setup.sh test -- bash -c 'cargo build --locked --offline --quiet --relea
   cargo test --locked --no-run --quiet; tests=$?; wait "$wasm" && exit "$tests"'
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-echo "== formatting (cargo fmt --check)"
+# Each stage's header says how long the run has taken so far.
+stage() { echo "== [$(( $(date +%s) - start )) s] $*"; }
+stage "formatting (cargo fmt --check)"
 cargo fmt --check
 
 # The release bundles build beside the native tests (their long link steps use one core each);
 # their output is printed once they are done.
-echo "== release build of the three bundles (scripts/build.sh), beside the native tests"
+stage "release build of the three bundles (scripts/build.sh), beside the native tests"
 mkdir -p target
 scripts/build.sh > target/build.log 2>&1 &
 build=$!
 trap 'kill $build 2>/dev/null || true' EXIT
 
-echo "== native tests (cargo test), then the lean build's (no services feature)"
+stage "native tests (cargo test), then the lean build's (no services feature)"
 cargo test --locked
 cargo test --locked --no-default-features --lib --test golden --test determinism --test scenarios
 
-echo "== waiting for the bundles"
+stage "waiting for the bundles"
 if ! wait "$build"; then
   cat target/build.log
   echo "scripts/build.sh failed (output above)" >&2
   exit 1
 fi
-grep -E '^bundle:|\.wasm$' target/build.log
+grep -E '^bundle:|^build:|\.wasm$' target/build.log
 
-echo "== node tests: the dev server against hostile requests, its watcher, Trunk.toml (no browser)"
+stage "node tests: the dev server against hostile requests, its watcher, Trunk.toml (no browser)"
 node --test tests/node/
 
-echo "== end-to-end tests in headless Chromium"
+stage "end-to-end tests in headless Chromium"
 node tests/e2e/run.mjs
 
 if [ "${LOCKSTEP_LONG:-0}" = 1 ]; then
-  echo "== the exhaustive search: 2 clients, 3 servers, a leader crash (LOCKSTEP_LONG=1; ~22 min)"
+  stage "the exhaustive search: 2 clients, 3 servers, a leader crash (LOCKSTEP_LONG=1; ~22 min)"
   cargo test --locked --test exhaustive -- --ignored --nocapture
 fi
 

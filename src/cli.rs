@@ -1,6 +1,8 @@
-//! The native command line: `replay`, `run` and `scenarios`.
+//! The native command line: `replay`, `run`, `check`, `scenarios` and `matrix`.
 
 use std::io::Write;
+
+mod check;
 
 use lockstep::sim::presets;
 use lockstep::sim::{Lang, Scenario, Simulation};
@@ -9,6 +11,11 @@ const USAGE: &str = "usage:
   lockstep replay SCRIPT.json          run a replay script through the simulated ZooKeeper server
   lockstep run --scenario NAME [--seed N] [--steps N] [--json] [--lang en|zh]
                                        print the narrated trace of a preset (or a scenario .json file)
+  lockstep run --recipe FILE [--clients N] [--seed N] [--steps N] [--json] [--lang en|zh]
+                                       print the narrated trace of a recipe in the language
+  lockstep check --recipe FILE [--clients N] [--faults crash,pause,close] [--max-states N] [--lang en|zh]
+                                       search every interleaving: the shortest run that breaks
+                                       the recipe, or how many states hold no violation
   lockstep scenarios [--lang en|zh]    list the presets
   lockstep matrix [--json]             run every recipe through the fault probes and print the
                                        requirements matrix
@@ -19,6 +26,7 @@ pub fn main(args: &[String]) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("replay") => replay(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("check") => check::check(&args[1..]),
         Some("scenarios") => scenarios(&args[1..]),
         Some("matrix") => matrix(&args[1..]),
         Some("-h" | "--help" | "help") => {
@@ -42,7 +50,7 @@ pub fn main(args: &[String]) -> i32 {
 /// control written as a Rust escape (`\u{1b}`, `\0`, `\u{202e}`), so a message quoting a file or
 /// an argument cannot drive the terminal or reorder what it shows; with `newlines`, a `\n` stays
 /// a line break.
-fn printable(text: &str, newlines: bool) -> String {
+pub(crate) fn printable(text: &str, newlines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -100,7 +108,7 @@ fn replay(args: &[String]) -> Result<(), String> {
 
 /// A file's text, refused before reading if it is larger than `max` bytes (and while reading,
 /// should it grow or be a pipe), with a message naming the limit.
-fn read_bounded(path: &str, max: usize, what: &str) -> Result<String, String> {
+pub(crate) fn read_bounded(path: &str, max: usize, what: &str) -> Result<String, String> {
     use std::io::Read;
     let shown = printable(path, false);
     let too_big = || format!("{shown} is larger than {max} bytes, the most {what} may be");
@@ -124,13 +132,17 @@ const MAX_STEPS: u64 = lockstep::sim::MAX_HISTORY;
 
 /// A command's flags: `--flag value` pairs and bare `--switch`es, each known to the command;
 /// anything else (an unknown flag, a flag without its value, a stray word) is refused.
-struct Flags<'a> {
+pub(crate) struct Flags<'a> {
     values: Vec<(&'a str, &'a str)>,
     switches: Vec<&'a str>,
 }
 
 impl<'a> Flags<'a> {
-    fn parse(args: &'a [String], valued: &[&str], switches: &[&str]) -> Result<Flags<'a>, String> {
+    pub(crate) fn parse(
+        args: &'a [String],
+        valued: &[&str],
+        switches: &[&str],
+    ) -> Result<Flags<'a>, String> {
         let mut f = Flags {
             values: Vec::new(),
             switches: Vec::new(),
@@ -155,7 +167,7 @@ impl<'a> Flags<'a> {
         Ok(f)
     }
 
-    fn get(&self, name: &str) -> Option<&'a str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'a str> {
         self.values
             .iter()
             .rev()
@@ -163,12 +175,12 @@ impl<'a> Flags<'a> {
             .map(|(_, v)| *v)
     }
 
-    fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.switches.contains(&name)
     }
 }
 
-fn lang(f: &Flags) -> Result<Lang, String> {
+pub(crate) fn lang(f: &Flags) -> Result<Lang, String> {
     f.get("--lang").map_or(Ok(Lang::En), |l| {
         Lang::parse(l).ok_or(format!("--lang: expected en or zh, got {l:?}"))
     })
@@ -193,13 +205,21 @@ fn load_scenario(name: &str) -> Result<Scenario, String> {
 fn run(args: &[String]) -> Result<(), String> {
     let f = Flags::parse(
         args,
-        &["--scenario", "--seed", "--steps", "--lang"],
+        &[
+            "--scenario",
+            "--recipe",
+            "--clients",
+            "--seed",
+            "--steps",
+            "--lang",
+        ],
         &["--json"],
     )?;
-    let name = f
-        .get("--scenario")
-        .ok_or("run: --scenario NAME is required")?;
-    let mut sc = load_scenario(name)?;
+    let mut sc = match (f.get("--scenario"), f.get("--recipe")) {
+        (Some(name), None) => load_scenario(name)?,
+        (None, Some(file)) => check::recipe_scenario(file, &f)?,
+        _ => return Err("run: give --scenario NAME or --recipe FILE".into()),
+    };
     if let Some(seed) = f.get("--seed") {
         sc.seed = seed
             .parse()

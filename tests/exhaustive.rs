@@ -23,6 +23,7 @@ fn cfg(allow_close: bool) -> ExploreConfig {
         max_states: 400_000,
         allow_close,
         crash_leader: false,
+        ..ExploreConfig::bounded()
     }
 }
 
@@ -136,6 +137,7 @@ fn ensemble(clients: u32, max_states: usize) -> (Scenario, ExploreConfig) {
         max_states,
         allow_close: false,
         crash_leader: true,
+        ..ExploreConfig::bounded()
     };
     (sc, cfg)
 }

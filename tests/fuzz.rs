@@ -1,6 +1,7 @@
-//! A deterministic mutation fuzzer for the six parsers that read untrusted text: share-link
-//! queries, scenario JSON, compact scenario strings, imported runs, replay scripts and a host
-//! page's messages to an embed. Each case mutates a valid input (byte flips, hostile tokens
+//! A deterministic mutation fuzzer for the seven parsers that read untrusted text: share-link
+//! queries, scenario JSON, compact scenario strings, imported runs, replay scripts, a host
+//! page's messages to an embed, and a learner's lock recipe (which, once it compiles, also runs
+//! for a few hundred steps: its runtime errors must be messages too). Each case mutates a valid input (byte flips, hostile tokens
 //! such as 18446744073709551615, deletions, duplications) and must come back as a value or a
 //! message — never a panic — with bounded memory. `FUZZ_CASES=20000 cargo test --release
 //! --test fuzz -- --nocapture` for a long run; CI runs a modest count. A failure prints the
@@ -84,7 +85,22 @@ const TOKENS: &[&str] = &[
     "名",
     "\\",
     "\\u0000",
+    "\n    ",
+    "\n",
+    "loop:",
+    "if ",
+    "wait for the watch",
+    "hold",
+    "again",
+    "break",
+    "(",
+    ")",
+    "{dir}",
+    "==",
 ];
+
+/// The recipe parser's own count of cases per run (issue 56 asks for at least 10,000).
+const RECIPE_CASES: u64 = 10_000;
 
 fn mutate(input: &str, rng: &mut SimRng) -> String {
     let mut b = input.as_bytes().to_vec();
@@ -172,6 +188,7 @@ fn corpus(which: &str) -> Vec<String> {
             v
         }
         "compact" => scs.iter().map(Scenario::to_compact).collect(),
+        "recipe" => files(concat!(env!("CARGO_MANIFEST_DIR"), "/recipes")),
         "run" => scs
             .iter()
             .map(|s| {
@@ -186,23 +203,29 @@ fn corpus(which: &str) -> Vec<String> {
                 serde_json::to_string(&run).unwrap()
             })
             .collect(),
-        _ => {
-            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fidelity/scripts");
-            let mut files: Vec<_> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .collect();
-            files.sort();
-            files
-                .iter()
-                .map(|f| std::fs::read_to_string(f).unwrap())
-                .collect()
-        }
+        _ => files(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fidelity/scripts"
+        )),
     }
 }
 
-fn parsers() -> [(&'static str, Parser); 6] {
+/// Every file's text in a folder, in name order.
+fn files(dir: &str) -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+fn parsers() -> [(&'static str, Parser); 7] {
     [
+        ("recipe", recipe_runs),
         ("url", |s| lockstep::view::url::parse(s).1.is_empty()),
         ("scenario", |s| Scenario::from_json(s).is_ok()),
         ("compact", |s| Scenario::from_compact(s).is_ok()),
@@ -210,6 +233,21 @@ fn parsers() -> [(&'static str, Parser); 6] {
         ("replay", |s| lockstep::replay::replay_text(s).is_ok()),
         ("host", host_message),
     ]
+}
+
+/// A recipe: compiled, and if it compiles, run by two clients for 300 steps.
+fn recipe_runs(s: &str) -> bool {
+    use lockstep::sim::check::{Check, Faults};
+    let c = Check {
+        text: s.to_string(),
+        clients: 2,
+        faults: Faults::default(),
+    };
+    let Ok(sc) = c.scenario() else {
+        return false;
+    };
+    lockstep::sim::Simulation::new(sc).run_steps(300);
+    true
 }
 
 /// A host page's message to an embed, as JSON standing in for the structured clone: its
@@ -254,6 +292,11 @@ fn no_input_panics_or_takes_unbounded_memory() {
     for (name, parse) in parsers() {
         let seeds = corpus(name);
         let mut ok = 0;
+        let cases = if name == "recipe" {
+            cases.max(RECIPE_CASES)
+        } else {
+            cases
+        };
         for seed in 0..cases {
             let mut rng = SimRng::new(seed ^ 0xf022);
             let base = &seeds[seed as usize % seeds.len()];

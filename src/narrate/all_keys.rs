@@ -3,7 +3,7 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 109] = [
+pub const ALL_KEYS: [Key; 110] = [
     Key::CmdSyncRead,
     Key::CmdExtend,
     Key::CmdPauseLinks,
@@ -107,6 +107,7 @@ pub const ALL_KEYS: [Key; 109] = [
     Key::CmdPartition,
     Key::CmdHeal,
     Key::CmdPause,
+    Key::CmdResume,
     Key::CmdDropReply,
     Key::CmdLatency,
     Key::CmdAcquire,

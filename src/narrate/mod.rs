@@ -104,6 +104,8 @@ pub enum Key {
     CmdPartition,
     CmdHeal,
     CmdPause,
+    /// A paused client runs again (a pause of 0 ticks on a paused client).
+    CmdResume,
     CmdDropReply,
     CmdLatency,
     CmdAcquire,

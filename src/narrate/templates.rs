@@ -37,6 +37,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::CmdExpire => ("Fault: the server expires {c}'s session now.", "故障：服务器立即使 {c} 的会话过期。"),
         Key::CmdPartition => ("Fault: the network between {c} and the server is cut.", "故障：{c} 与服务器之间的网络被切断。"),
         Key::CmdHeal => ("The network between {c} and the server is back.", "{c} 与服务器之间的网络恢复。"),
+        Key::CmdResume => ("{c} wakes from its pause and carries on, still believing what it believed before it stopped.", "{c} 从停顿中醒来，继续运行，仍然相信停顿之前所相信的一切。"),
         Key::CmdPause => ("Fault: {c} stops for {n} ticks (a long GC pause). Nothing runs, no pings are sent.", "故障：{c} 停顿 {n} 个时钟单位（长时间 GC 停顿）。什么都不运行，也不发送心跳。"),
         Key::CmdDropReply => ("Fault: the next reply from the server to {c} will be lost with its connection.", "故障：服务器发给 {c} 的下一个应答将随连接一起丢失。"),
         Key::CmdLatency => ("The network latency is now {a} ticks.", "网络延迟现在为 {a} 个时钟单位。"),

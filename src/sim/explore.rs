@@ -1,7 +1,9 @@
 //! Exhaustive search over all interleavings (bounded depth), in the timeless model: no pings,
 //! no timeouts, and the search branches over the order in which the server and the resource
 //! handle messages from different clients, over client timers (start, end of work) and, if
-//! asked, over a waiter closing its session. A client handles a message addressed to it at once
+//! asked, over a waiter closing its session, a client crashing (its session or lease then
+//! expiring at any later point) and a client pausing (its session or lease may expire while it
+//! is stopped; it wakes at any point). A running client handles a message addressed to it at once
 //! (client-side handling is local and deterministic, so delaying it only adds orderings the
 //! server-side choices already cover). Breadth-first, so the first violation found is a
 //! shortest counterexample in this model; it comes back as a [`Run`] that replays in the
@@ -38,7 +40,29 @@ pub struct ExploreConfig {
     pub allow_close: bool,
     /// Also let the leader of a replicated service crash at any point, once.
     pub crash_leader: bool,
+    /// Also let one client crash at any point (its session or lease expires at any later one).
+    pub crash_client: bool,
+    /// Also let one client pause at any point, once: while it is stopped its session or lease
+    /// may expire, and it wakes at any point after.
+    pub pause_client: bool,
 }
+
+impl ExploreConfig {
+    /// The exhaustive tests' bounds, with no faults.
+    pub fn bounded() -> ExploreConfig {
+        ExploreConfig {
+            max_depth: 200,
+            max_states: 400_000,
+            allow_close: false,
+            crash_leader: false,
+            crash_client: false,
+            pause_client: false,
+        }
+    }
+}
+
+/// How long a paused client sleeps in the search (it wakes when the search chooses).
+const PAUSE: u64 = super::scenario::MAX_TICKS;
 
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -79,14 +103,34 @@ pub(super) fn fingerprint(w: &World) -> u64 {
     for e in flying {
         (e.from, e.to, &e.payload, e.conn).hash(&mut h);
     }
+    w.client_pauses.hash(&mut h);
     h.finish()
 }
 
+fn paused(w: &World, c: usize) -> bool {
+    w.clients
+        .get(c)
+        .is_some_and(|c| matches!(c.proc, Proc::Paused { until } if until > w.now))
+}
+
+/// A delivery to a running client (which handles it at once).
 fn to_client(w: &World, a: &Action) -> bool {
     let Action::Deliver(id) = a else { return false };
     w.net
         .in_flight()
-        .any(|e| e.id == *id && matches!(e.to, super::types::Node::Client(_)))
+        .any(|e| e.id == *id && matches!(e.to, super::types::Node::Client(c) if !paused(w, c)))
+}
+
+/// A delivery to, or a timer of, a paused client: it waits until the client wakes.
+fn held(w: &World, a: &Action) -> bool {
+    match a {
+        Action::Deliver(id) => w
+            .net
+            .in_flight()
+            .any(|e| e.id == *id && matches!(e.to, super::types::Node::Client(c) if paused(w, c))),
+        Action::Timer(c, _) => paused(w, *c),
+        _ => false,
+    }
 }
 
 /// Delivers every message addressed to a client, oldest first, until none is left.
@@ -108,7 +152,7 @@ pub(super) fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
         .enabled()
         .into_iter()
         .map(|(_, a)| a)
-        .filter(|a| !to_client(w, a))
+        .filter(|a| !to_client(w, a) && !held(w, a))
         .collect();
     if allow_close {
         for c in w
@@ -127,7 +171,37 @@ pub(super) fn choices(w: &World, cfg: &ExploreConfig) -> Vec<Action> {
             v.push(Action::Command(Command::CrashServer { server: l.id }));
         }
     }
+    client_faults(w, cfg, &mut v);
     v
+}
+
+/// A client crash or pause (once), a wake-up, and the service ending the session or lease of
+/// a crashed or paused client (while it has one).
+fn client_faults(w: &World, cfg: &ExploreConfig, v: &mut Vec<Action>) {
+    let busy = |c: &super::client::Client| {
+        c.proc == Proc::Running
+            && matches!(c.app.state, AppState::Acquiring | AppState::Working { .. })
+    };
+    let crashed = w.clients.iter().any(|c| c.proc == Proc::Crashed);
+    for c in &w.clients {
+        let client = c.id;
+        if cfg.crash_client && !crashed && busy(c) {
+            v.push(Action::Command(Command::Crash { client }));
+        }
+        if cfg.pause_client && w.client_pauses == 0 && busy(c) {
+            v.push(Action::Command(Command::Pause {
+                client,
+                ticks: PAUSE,
+            }));
+        }
+        let stopped = c.proc == Proc::Crashed || paused(w, client);
+        if paused(w, client) {
+            v.push(Action::Command(Command::Pause { client, ticks: 0 }));
+        }
+        if stopped && w.service.expires_in(w.now, &c.claim()).is_some() {
+            v.push(Action::Command(Command::Expire { client }));
+        }
+    }
 }
 
 pub(super) fn violation(w: &World, no_choices: bool) -> Option<Property> {

@@ -90,7 +90,14 @@ impl World {
                 self.net.partitioned.remove(&ci);
                 Narration::new(Key::CmdHeal, c)
             }
+            Command::Pause { ticks: 0, .. }
+                if matches!(self.clients[ci].proc, Proc::Paused { .. }) =>
+            {
+                self.clients[ci].proc = Proc::Running;
+                Narration::new(Key::CmdResume, c)
+            }
             Command::Pause { ticks, .. } => {
+                self.client_pauses = self.client_pauses.saturating_add(1);
                 if self.clients[ci].alive() {
                     self.clients[ci].proc = Proc::Paused {
                         until: now.saturating_add(*ticks),

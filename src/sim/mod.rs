@@ -5,6 +5,7 @@
 pub mod app;
 mod captions;
 mod captions_full;
+pub mod check;
 pub mod client;
 pub mod codec;
 mod command;

@@ -81,6 +81,8 @@ pub struct World {
     pub server_paused: Vec<Tick>,
     /// Per server, the tick until which its links to the other servers carry nothing.
     pub links_paused: Vec<Tick>,
+    /// Client pauses so far (the exhaustive search pauses a client at most once).
+    pub client_pauses: u32,
 }
 
 /// The timed commands by time; stable: commands at the same tick keep their order.
@@ -122,6 +124,7 @@ impl World {
             stall_until: 0,
             server_paused: Vec::new(),
             links_paused: Vec::new(),
+            client_pauses: 0,
         };
         w.boot();
         w

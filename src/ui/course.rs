@@ -186,7 +186,7 @@ fn HuntBody(ch: &'static Chapter) -> impl IntoView {
         let lang = app.lang.get();
         app.hunt.with(|h| {
             let h = h.as_ref()?;
-            let max = hunts.get(h.which).map_or(1, |x| x.config().max_states);
+            let max = h.max;
             let line = match &h.outcome {
                 None => text::explored(h.states, lang),
                 Some(o) => text::outcome(o, h.ms, lang),

@@ -34,7 +34,19 @@ fn open_editor(app: App) {
         return browser::go_studio(&format!("{query}#lesson"));
     }
     app.playing.set(false);
+    app.recipe.set(false);
     app.editor.set(true);
+}
+
+/// The recipe editor (the other pages hand over to the studio page, which opens it).
+fn open_recipe(app: App) {
+    if !crate::STUDIO {
+        let query = crate::view::url::to_query(&app.url_state());
+        return browser::go_studio(&format!("{query}#recipe"));
+    }
+    app.playing.set(false);
+    app.editor.set(false);
+    app.recipe.set(true);
 }
 
 /// The matrix (the lean bundle hands over to the full one for it).
@@ -128,6 +140,7 @@ pub fn Tools() -> impl IntoView {
                     <button id="ls-export-anim" on:click=move |_| open_anim(app)>{tr(app, "ui.export_anim")}</button>
                     <button id="ls-export-json" on:click=export_json>{tr(app, "ui.export_json")}</button>
                     <button id="ls-lesson-open" on:click=move |_| open_editor(app)>{tr(app, "ui.lesson_editor")}</button>
+                    <button id="ls-recipe-open" on:click=move |_| open_recipe(app)>{tr(app, "ui.recipe_editor")}</button>
                     <label class="ls-file">{tr(app, "ui.import")}
                         <input id="ls-import" type="file" accept="application/json,.json" on:change=import/>
                     </label>

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::browser;
 use super::state::{App, Tab, FULL};
-use crate::sim::explore::{Explorer, Outcome};
+use crate::sim::explore::{ExploreConfig, Explorer, Outcome};
 use crate::sim::moments::Kind;
 use crate::sim::{Run, Scenario};
 use crate::view::learn::progress::{self, Progress};
@@ -18,19 +18,25 @@ const STORE_KEY: &str = "lockstep.learn";
 /// A slice of the search stops after this many milliseconds, so the page keeps drawing.
 const SLICE_MS: f64 = 12.0;
 
+/// The hunt number of the recipe editor's Break it (a chapter's hunts count from 0).
+pub(super) const RECIPE_HUNT: usize = usize::MAX;
+
 /// A search the learner started: which hunt, how far it got, and what it found.
 #[derive(Clone, Debug)]
 pub struct HuntView {
     pub which: usize,
+    /// The search's bound of states (the progress bar's end).
+    pub max: usize,
     pub states: usize,
     pub ms: f64,
     pub outcome: Option<Outcome>,
 }
 
-/// The key frames a run stops at: its chapter's, or (outside a run's chapter) its preset's.
+/// The key frames a run stops at: its chapter's (an author's lesson without the preset's own
+/// key frames and with stops at steps only has none), or outside a run's chapter its preset's.
 pub(super) fn kinds_for(chapter: Option<&Chapter>, preset: &str) -> Vec<Kind> {
-    match chapter.map(Chapter::kinds) {
-        Some(k) if !k.is_empty() => k,
+    match chapter {
+        Some(ch) if ch.body() == Body::Run => ch.kinds(),
         _ => crate::sim::presets::find(preset)
             .map_or(crate::sim::moments::DEFAULT, |p| p.moments)
             .to_vec(),
@@ -286,21 +292,28 @@ impl App {
             return;
         };
         let Some(h) = hunts.get(which) else { return };
+        self.search(which, h.scenario(), &h.config());
+    }
+
+    /// Starts the exhaustive search over `scenario` in slices (a chapter's hunt, or the
+    /// recipe editor's Break it as [`RECIPE_HUNT`]); the stage shows the scenario's first run.
+    pub(super) fn search(&self, which: usize, scenario: Scenario, config: &ExploreConfig) {
         if !FULL {
-            // Unreachable in practice (the chapter opens in the full bundle); keeps the
-            // checker out of the lean bundle.
+            // Unreachable in practice (the chapter and the editor open in the full bundles);
+            // keeps the checker out of the lean bundle.
             return;
         }
         self.hunt_generation.update_value(|g| *g += 1);
         let mine = self.hunt_generation.get_value();
         self.load_run(Run {
-            scenario: h.scenario(),
+            scenario: scenario.clone(),
             forced: Vec::new(),
         });
         self.explorer
-            .set_value(Some(Explorer::new(&h.scenario(), &h.config())));
+            .set_value(Some(Explorer::new(&scenario, config)));
         self.hunt.set(Some(HuntView {
             which,
+            max: config.max_states,
             states: 1,
             ms: 0.0,
             outcome: None,
@@ -364,5 +377,12 @@ fn hunt_slice(app: App, mine: u64, started: f64) {
         request_animation_frame(move || hunt_slice(app, mine, started));
     } else {
         app.explorer.set_value(None);
+        // The recipe editor's Break it opens what it found at once, at its failing step.
+        if app
+            .hunt
+            .with_untracked(|h| h.as_ref().is_some_and(|h| h.which == RECIPE_HUNT))
+        {
+            app.open_counterexample();
+        }
     }
 }

@@ -22,6 +22,8 @@ mod matrix;
 mod panels;
 mod playback;
 mod popover;
+#[cfg(feature = "studio")]
+mod recipe;
 mod sequence;
 mod stage;
 mod state;
@@ -70,8 +72,9 @@ fn Root() -> impl IntoView {
     match browser::hash().as_str() {
         "animation" if crate::STUDIO => app.anim.set(true),
         "lesson" if crate::STUDIO => app.editor.set(true),
-        // An address that asks for either, on a page without them: the studio page opens it.
-        "animation" | "lesson" => browser::go_studio(&browser::query_and_hash()),
+        "recipe" if crate::STUDIO => app.recipe.set(true),
+        // An address that asks for one, on a page without them: the studio page opens it.
+        "animation" | "lesson" | "recipe" => browser::go_studio(&browser::query_and_hash()),
         _ => {}
     }
     autoplay(app);
@@ -281,7 +284,7 @@ fn services() -> impl IntoView {
 
 fn studio() -> impl IntoView {
     #[cfg(feature = "studio")]
-    return view! { <anim::AnimDialog/><lesson::LessonEditor/> };
+    return view! { <anim::AnimDialog/><lesson::LessonEditor/><recipe::RecipeEditor/> };
 }
 
 #[component]

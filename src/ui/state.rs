@@ -83,6 +83,8 @@ pub struct App {
     pub anim: RwSignal<bool>,
     /// The lesson editor is open (full bundle).
     pub editor: RwSignal<bool>,
+    /// The recipe editor is open (studio page).
+    pub recipe: RwSignal<bool>,
     pub dialog: RwSignal<Option<super::dialogs::Dialog>>,
     /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
@@ -180,6 +182,7 @@ impl App {
             help: RwSignal::new(false),
             anim: RwSignal::new(false),
             editor: RwSignal::new(false),
+            recipe: RwSignal::new(false),
             dialog: RwSignal::new(None),
             draft,
             // Compare mode and the matrix open once the page shows (heavy; see `busy`).

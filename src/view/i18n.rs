@@ -45,6 +45,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("ui.export_json", "Export run", "导出运行"),
     ("lesson.own", "Lesson", "课程"),
     ("ui.lesson_editor", "Write a lesson…", "编写课程…"),
+    ("ui.recipe_editor", "Write a lock recipe…", "编写锁的实现…"),
     ("ui.import", "Import run", "导入运行"),
     ("ui.help", "Help", "帮助"),
     ("ui.close", "Close", "关闭"),

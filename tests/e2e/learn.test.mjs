@@ -69,8 +69,9 @@ test('a question waits for a prediction; a right answer, then the step that show
 }));
 
 test('a wrong answer says so, and the answer is kept across a reload', () => withPage('wrong', 'learn=queue&lang=zh', async (page) => {
-  await stepToQuestion(page);
+  const at = await stepToQuestion(page);
   await page.locator('#ls-quiz [data-right="false"]').first().click();
+  const chosen = await page.locator('#ls-quiz [aria-pressed="true"]').getAttribute('data-i');
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen');
   assert.match(await page.locator('#ls-quiz-feedback').innerText(), /你的预测/);
   const markOf = () => page.locator('#ls-course li:has([data-chapter="queue"]) .ls-course__mark');
@@ -86,10 +87,13 @@ test('a wrong answer says so, and the answer is kept across a reload', () => wit
   const color = await markOf().evaluate((e) => getComputedStyle(e).color);
   const ok = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ls-ok'));
   assert.notEqual(color.replace(/\s/g, ''), ok.trim(), 'not in the colour of a right answer');
-  await page.reload();
+  // Reopened at the question's own step (before its reveal), the kept prediction is noted
+  // as a prediction again, and the chapter list keeps its verdict.
+  await page.goto(page.url().replace(/([?&])at=\d+/, '$1').replace(/#.*$/, '') + `&at=${at}`);
   await page.locator('#ls-stage').waitFor();
-  await stepToQuestion(page);
+  assert.equal((await position(page)).step, at);
   assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen', 'the prediction is kept in localStorage');
+  assert.equal(await page.locator('#ls-quiz [aria-pressed="true"]').getAttribute('data-i'), chosen);
   assert.match(await markOf().innerText(), /✗ 0\/1/, 'and so is its verdict');
 }));
 

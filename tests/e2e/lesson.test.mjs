@@ -196,11 +196,13 @@ test('an author\'s question at a stop waits for the reader\'s prediction, and th
     await page.locator('#ls-step').click();
     assert.equal((await position(page)).step, 36, 'Step waits for the prediction');
     await page.locator('#ls-quiz [data-right="true"]').click();
-    assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'right');
+    // A prediction stays a prediction until the run shows the answer.
+    assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'chosen');
     const right = await page.locator('#ls-quiz [data-right="true"]').innerText();
     assert.equal(right.trim(), '5', 'five waiters are notified at once');
     for (let i = 0; i < 80 && !(await page.locator('#ls-quiz.ls-quiz--shown').count()); i++) await page.locator('#ls-step').click();
     assert.equal((await position(page)).step, Number(await page.locator('#ls-quiz').getAttribute('data-reveal')));
+    assert.equal(await page.locator('#ls-quiz').getAttribute('data-state'), 'right');
     assert.deepEqual(problems.pageErrors, []);
   } catch (e) { await screenshotOnFailure(page, 'lesson-ask'); throw e; } finally { await page.close(); }
 });

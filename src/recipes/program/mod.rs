@@ -46,6 +46,7 @@ mod no_redis;
 #[cfg(feature = "services")]
 mod redis;
 mod run;
+pub mod starters;
 mod syntax;
 mod value;
 
@@ -162,6 +163,9 @@ pub struct Program {
     restart: bool,
     /// Redis: a SET NX or SETNX of this attempt succeeded (a timeout no longer stops it).
     claimed: Option<String>,
+    /// Redis: the value this attempt wrote into the lock's key — what the service can tell
+    /// this client by (a constant like "locked" is the same for every client).
+    wrote: Option<String>,
     attempts: u32,
     pub token: String,
     /// Why the recipe stopped with an error (a loop that sends nothing, a missing block).
@@ -175,7 +179,10 @@ impl Believes for Program {
     fn belief(&self) -> Belief<'_> {
         Belief {
             node: self.node(),
-            token: (self.src.redis() && !self.token.is_empty()).then_some(self.token.as_str()),
+            token: self
+                .wrote
+                .as_deref()
+                .or((self.src.redis() && !self.token.is_empty()).then_some(self.token.as_str())),
             lease: None,
         }
     }
@@ -219,6 +226,7 @@ impl Program {
             watched: String::new(),
             restart: false,
             claimed: None,
+            wrote: None,
             attempts: 0,
             token: String::new(),
             error: None,

@@ -30,11 +30,13 @@ impl Program {
         let slot = *slot;
         let won = match (words.first().map(String::as_str), &r) {
             (Some("SETNX"), Reply::Int(1)) => true,
-            (Some("SET"), Reply::Status(_)) => words.iter().any(|w| w.eq_ignore_ascii_case("NX")),
+            // A SET answered OK wrote the key, with NX or without (it then overwrote it).
+            (Some("SET"), Reply::Status(_)) => true,
             _ => false,
         };
         if won && self.mode == Mode::Lock {
             self.claimed = words.get(1).cloned();
+            self.wrote = words.get(2).cloned();
         }
         self.resume(Some((slot, redis_value(r))))
     }

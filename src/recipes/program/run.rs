@@ -18,7 +18,7 @@ impl Program {
             RecipeIn::Acquire if self.phase == Phase::Idle && self.mode == Mode::Idle => {
                 self.attempts += 1;
                 self.token = crate::recipes::token(self.cfg.seed, self.attempts);
-                self.claimed = None;
+                (self.claimed, self.wrote) = (None, None);
                 self.start(Mode::Lock, self.src.code.lock)
             }
             RecipeIn::Release if self.phase == Phase::Holding => match self.src.code.unlock {

@@ -94,9 +94,24 @@ impl LockService for Redis {
         Narration::new(Key::SvcExpiry, None).b(Detail::Nodes(gone))
     }
 
-    /// Redis has no sessions to end.
-    fn expire(&mut self, _: Tick, _: &Claim<'_>, _: &mut Out) -> Option<Narration> {
-        None
+    /// Redis has no sessions to end; the holder's key can reach its TTL now (the exhaustive
+    /// search's "the lease runs out", which time decides in a timed run). A key without a TTL
+    /// never does.
+    fn expire(&mut self, now: Tick, claim: &Claim<'_>, out: &mut Out) -> Option<Narration> {
+        let token = claim.token?;
+        let key = self
+            .db
+            .keys
+            .iter()
+            .find(|(k, e)| {
+                e.str() == Some(token) && e.expire_at.is_some() && !self.db.expired(now, k)
+            })
+            .map(|(k, _)| k.clone())?;
+        let before = self.keys_now();
+        self.db.expire(&key);
+        let gone = self.diff(before, out);
+        self.send_stream(now, out);
+        Some(Narration::new(Key::SvcExpiry, None).b(Detail::Nodes(gone)))
     }
 
     fn failover(&mut self, _: Tick, _: &mut Out) -> Failover {

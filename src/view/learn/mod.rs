@@ -112,6 +112,7 @@ impl Hunt {
             max_states: 400_000,
             allow_close: self.allow_close,
             crash_leader: false,
+            ..crate::sim::explore::ExploreConfig::bounded()
         }
     }
 }
