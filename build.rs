@@ -91,10 +91,16 @@ fn chapter(out: &mut String, v: &Value, file: &str) {
     {
         let _ = write!(
             hunts,
-            "Hunt {{ recipe: RecipeKind::{}, clients: {}, allow_close: {} }}, ",
+            "Hunt {{ recipe: RecipeKind::{}, clients: {}, allow_close: {}, task: {} }}, ",
             camel(h["recipe"].as_str().expect("a hunt's recipe")),
             h["clients"].as_u64().expect("a hunt's clients"),
             h["allow_close"].as_bool().unwrap_or(false),
+            h.get("task")
+                .and_then(Value::as_str)
+                .map_or("None".into(), |t| format!(
+                    "Some(Starter::{})",
+                    camel(&t.replace('-', "_"))
+                )),
         );
     }
     let _ = writeln!(

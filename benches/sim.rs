@@ -1,6 +1,8 @@
 //! Simulator benchmarks (prints figures; run with `cargo bench --bench sim`):
 //! steps per second for `sequential` and `naive` with 10, 100 and 1 000 clients; memory and
-//! seek time of a 100 000-step history with 20 clients; exhaustive-search states per second.
+//! seek time of a 100 000-step history with 20 clients; exhaustive-search states per second;
+//! Break it over recipes in the recipe language against their Rust twins (`-- recipes`: only
+//! that; issue 56 asks for at least half the twin's rate).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -142,6 +144,50 @@ fn exhaustive_rate() {
     );
 }
 
+/// Break it (2 clients, crash + pause) over each teaching recipe in the language and over its
+/// Rust twin: states per second, and the language's rate as a share of the twin's.
+fn recipe_rates() {
+    use lockstep::sim::check::{Check, Faults};
+    let twins = [
+        ("sequential", RecipeKind::Sequential),
+        ("naive", RecipeKind::Naive),
+        ("no-recheck", RecipeKind::NoRecheck),
+        ("lost-wakeup", RecipeKind::LostWakeup),
+        ("redis-lease", RecipeKind::RedisLease),
+    ];
+    for (name, kind) in twins {
+        let check = Check {
+            text: lockstep::recipes::program::starters::find(name)
+                .unwrap()
+                .to_string(),
+            clients: 2,
+            faults: Faults {
+                crash: true,
+                pause: true,
+                close: false,
+            },
+        };
+        let program = check.scenario().unwrap();
+        let twin = Scenario {
+            recipe: kind,
+            program: None,
+            ..program.clone()
+        };
+        let cfg = check.config(2_000_000);
+        let rate = |sc: &Scenario| {
+            let t = Instant::now();
+            let out = explore(sc, &cfg);
+            let secs = t.elapsed().as_secs_f64();
+            (out.states, secs, out.states as f64 / secs)
+        };
+        let (p, r) = (rate(&program), rate(&twin));
+        println!(
+            "break it {name:<11}: recipe {} states in {:.2} s = {:.0}/s; Rust twin {} states in {:.2} s = {:.0}/s; recipe at {:.0}% of the twin's rate",
+            p.0, p.1, p.2, r.0, r.1, r.2, 100.0 * p.2 / r.2
+        );
+    }
+}
+
 /// The requirements matrix: every recipe through every probe.
 fn matrix_time() {
     let t = Instant::now();
@@ -158,6 +204,9 @@ fn main() {
     if std::env::args().any(|a| a == "ensemble") {
         return ensemble_steps();
     }
+    if std::env::args().any(|a| a == "recipes") {
+        return recipe_rates();
+    }
     matrix_time();
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -166,4 +215,5 @@ fn main() {
     steps_per_second();
     history_memory_and_seek();
     exhaustive_rate();
+    recipe_rates();
 }

@@ -257,3 +257,36 @@ fn a_cut_off_server_stopping_and_the_holder_resuming_elsewhere_are_key_frames() 
     let found = moments::find(&sim, &kinds);
     assert!(!found.iter().any(|m| m.kind == Kind::Minority), "{found:?}");
 }
+
+/// The leader's line on the stage counts a proposal's acknowledgements: its own first (1 of 3),
+/// then a follower's, which makes the quorum and commits it (2 of 3 → committed).
+#[test]
+fn the_leaders_ack_counter_reaches_a_quorum_before_the_commit() {
+    let mut sim = Simulation::new(preset("zk-leader-crash"));
+    sim.compute_ahead(400, 400);
+    let mut seen = Vec::new();
+    for step in 1..=sim.len().min(400) {
+        sim.seek(step);
+        let leader = sim
+            .world()
+            .service
+            .servers()
+            .into_iter()
+            .find(|s| s.role == Role::Leader);
+        let Some(note) = leader.and_then(|s| s.note) else {
+            continue;
+        };
+        if seen.last() != Some(&note[0]) {
+            seen.push(note[0].clone());
+        }
+    }
+    let open = seen
+        .iter()
+        .position(|n| n.ends_with("ACK 1/3 · commit at 2"));
+    let done = seen.iter().position(|n| n.contains("ACK 2/3 → committed"));
+    assert!(
+        matches!((open, done), (Some(a), Some(b)) if a < b),
+        "the leader's lines: {seen:?}"
+    );
+    assert!(seen.iter().all(|n| !n.contains("ACK 0/")), "{seen:?}");
+}

@@ -45,6 +45,10 @@ pub(crate) trait Believes {
     fn fences(&self) -> bool {
         true
     }
+    /// Why the recipe stopped with an error (only a learner's recipe can).
+    fn error(&self) -> Option<&str> {
+        None
+    }
 }
 
 impl Believes for NoLock {

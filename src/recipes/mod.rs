@@ -228,6 +228,12 @@ macro_rules! recipes {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.tally(), )* )* }
             }
 
+            /// Why a learner's recipe stopped with an error (a wrong type, a missing name, a
+            /// loop that sends nothing); `None` for every built-in recipe.
+            pub fn error(&self) -> Option<&str> {
+                match self { $( $( #[$attr] Recipe::$v(r) => r.error(), )* )* }
+            }
+
             /// Whether its holder gets a fencing token (see [`RecipeKind::gives_token`]).
             pub fn gives_token(&self) -> bool {
                 match self { $( $( #[$attr] Recipe::$v(r) => r.fences(), )* )* }

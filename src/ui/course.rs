@@ -177,15 +177,20 @@ fn HuntBody(ch: &'static Chapter) -> impl IntoView {
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                let label = format!("{} · {} {} {}", t("hunt.find", lang), h.recipe.name(), h.clients, t("hunt.clients", lang));
-                view! { <button id=format!("ls-hunt-{i}") class="ls-hunt__go" disabled=running on:click=move |_| app.start_hunt(i)>{label}</button> }
+                // A task opens the recipe editor on its starting point; a hunt searches at once.
+                let (label, task) = match h.task {
+                    Some(start) => (format!("{} {} · {} · {} {}", t("hunt.task", lang), i + 1, start.name(), h.clients, t("hunt.clients", lang)), true),
+                    None => (format!("{} · {} {} {}", t("hunt.find", lang), h.recipe.name(), h.clients, t("hunt.clients", lang)), false),
+                };
+                let go = move |_| if task { app.open_task(i) } else { app.start_hunt(i) };
+                view! { <button id=format!("ls-hunt-{i}") class="ls-hunt__go" disabled=running on:click=go>{label}</button> }
             })
             .collect_view()
     };
     let status = move || {
         let lang = app.lang.get();
         app.hunt.with(|h| {
-            let h = h.as_ref()?;
+            let h = h.as_ref().filter(|h| h.which != super::learn::RECIPE_HUNT)?;
             let max = h.max;
             let line = match &h.outcome {
                 None => text::explored(h.states, lang),

@@ -323,6 +323,28 @@ impl App {
         request_animation_frame(move || hunt_slice(app, mine, started));
     }
 
+    /// Opens the recipe editor on the open chapter's task number `which`: its starting
+    /// recipe, clients and faults (the full page hands over to the studio page for it).
+    pub fn open_task(&self, which: usize) {
+        let Some(Body::Search { hunts }) = self.chapter_untracked().map(|c| c.body()) else {
+            return;
+        };
+        let Some(h) = hunts.get(which) else { return };
+        let Some(start) = h.task else { return };
+        if !crate::STUDIO {
+            let query = url::to_query(&self.url_state());
+            return browser::go_studio(&format!("{query}#recipe-{which}"));
+        }
+        self.recipe_seed.set(Some(crate::sim::check::Check {
+            text: start.text().to_string(),
+            clients: h.clients,
+            faults: h.task_faults(),
+        }));
+        self.playing.set(false);
+        self.editor.set(false);
+        self.recipe.set(true);
+    }
+
     pub fn stop_hunt(&self) {
         self.hunt_generation.update_value(|g| *g += 1);
         self.explorer.set_value(None);

@@ -75,7 +75,12 @@ fn Root() -> impl IntoView {
         "recipe" if crate::STUDIO => app.recipe.set(true),
         // An address that asks for one, on a page without them: the studio page opens it.
         "animation" | "lesson" | "recipe" => browser::go_studio(&browser::query_and_hash()),
-        _ => {}
+        // A course task handed over from the full page: its chapter is in the query.
+        h => {
+            if let Some(i) = h.strip_prefix("recipe-").and_then(|i| i.parse().ok()) {
+                app.open_task(i);
+            }
+        }
     }
     autoplay(app);
     app.sync_url();

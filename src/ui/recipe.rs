@@ -59,7 +59,8 @@ pub fn RecipeEditor() -> impl IntoView {
 fn Panel() -> impl IntoView {
     let app = expect_context::<App>();
     let lang = move || app.lang.get();
-    // The run's own recipe if it has one (a link, a run file), else the first starting point.
+    // The run's own recipe if it has one (a link, a run file), else the first starting point;
+    // a course task sets all three.
     let first = app
         .sim
         .with_untracked(|s| s.scenario().program.clone())
@@ -70,6 +71,15 @@ fn Panel() -> impl IntoView {
         crash: true,
         pause: true,
         close: false,
+    });
+    Effect::new(move |_| {
+        if let Some(c) = app.recipe_seed.get() {
+            (
+                text.set(c.text),
+                clients.set(c.clients),
+                faults.set(c.faults),
+            );
+        }
     });
     let check = move || Check {
         text: text.get_untracked(),
@@ -132,7 +142,7 @@ fn Panel() -> impl IntoView {
             <div class="ls-row">
                 <label class="ls-inline">{move || w("clients", lang())}
                     <select id="ls-recipe-clients" on:change=move |ev| clients.set(event_target_value(&ev).parse().unwrap_or(2))>
-                        {CLIENTS.map(|n| view! { <option value=n.to_string() selected=n == 2>{n}</option> }).collect_view()}
+                        {CLIENTS.map(|n| view! { <option value=n.to_string() selected=move || clients.get() == n>{n}</option> }).collect_view()}
                     </select></label>
             </div>
             <fieldset class="ls-recipe__faults"><legend>{move || w("faults", lang())}</legend>

@@ -83,8 +83,10 @@ pub struct App {
     pub anim: RwSignal<bool>,
     /// The lesson editor is open (full bundle).
     pub editor: RwSignal<bool>,
-    /// The recipe editor is open (studio page).
+    /// The recipe editor is open (studio page), and what it starts from when a course task
+    /// opens it.
     pub recipe: RwSignal<bool>,
+    pub recipe_seed: RwSignal<Option<crate::sim::check::Check>>,
     pub dialog: RwSignal<Option<super::dialogs::Dialog>>,
     /// The settings form, refreshed whenever a run is loaded.
     pub draft: RwSignal<Scenario>,
@@ -183,6 +185,7 @@ impl App {
             anim: RwSignal::new(false),
             editor: RwSignal::new(false),
             recipe: RwSignal::new(false),
+            recipe_seed: RwSignal::new(None),
             dialog: RwSignal::new(None),
             draft,
             // Compare mode and the matrix open once the page shows (heavy; see `busy`).

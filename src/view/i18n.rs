@@ -89,6 +89,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("learn.matrix", "Open the requirements matrix", "打开需求矩阵"),
     ("learn.elsewhere", "A course of 19 chapters leads from the unique-ID problem to fencing tokens, consensus and a lock of your own: at each key frame you predict what happens next, then step on and see it.", "一门共 19 章的课程，从唯一 ID 问题讲到防护令牌、共识，最后写一把你自己的锁：在每个关键帧你先预测接下来会发生什么，再单步看结果。"),
     ("hunt.find", "Find the bug", "找出错误"),
+    ("hunt.task", "Task", "任务"),
     ("hunt.stop", "Stop", "停止"),
     ("hunt.open", "Open it at the failing step", "在出错的那一步打开"),
     ("hunt.clients", "clients", "个客户端"),

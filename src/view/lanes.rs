@@ -80,6 +80,8 @@ pub struct ClientRow {
     pub label: String,
     /// A stable CSS modifier for the status.
     pub status_class: &'static str,
+    /// Why a learner's recipe stopped with an error (its card says so instead of a status).
+    pub error: Option<String>,
     pub believes: bool,
     /// The service itself says it holds.
     pub agrees: bool,
@@ -354,6 +356,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
             _ => status.text(c.recipe.hold_count(), lang),
         },
         status_class: status.class(),
+        error: c.recipe.error().map(str::to_string),
         status,
         believes: c.alive() && c.recipe.holding(),
         agrees,

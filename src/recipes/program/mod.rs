@@ -189,6 +189,9 @@ impl Believes for Program {
     fn fences(&self) -> bool {
         !self.src.redis()
     }
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
 }
 
 impl Program {

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use super::lesson::Shared;
 use super::{Ask, Chapter, Hunt, Stop, Text};
+use crate::recipes::program::starters::Starter;
 use crate::recipes::RecipeKind;
 use crate::sim::moments::Kind;
 
@@ -92,7 +93,7 @@ mod tests {
     use super::*;
 
     /// The files as the reader sees them.
-    const FILES: [&str; 19] = [
+    const FILES: [&str; 20] = [
         include_str!("../../../lessons/01-ids.json"),
         include_str!("../../../lessons/02-herd.json"),
         include_str!("../../../lessons/03-wakeup.json"),
@@ -112,6 +113,7 @@ mod tests {
         include_str!("../../../lessons/17-redlock.json"),
         include_str!("../../../lessons/18-matrix.json"),
         include_str!("../../../lessons/19-hunt.json"),
+        include_str!("../../../lessons/20-write.json"),
     ];
 
     #[test]

@@ -18,6 +18,7 @@ mod walk;
 
 use serde::{Deserialize, Serialize};
 
+use crate::recipes::program::starters::Starter;
 use crate::recipes::RecipeKind;
 use crate::sim::moments::Kind;
 use crate::sim::{Action, Lang, Scenario};
@@ -83,13 +84,18 @@ impl Ask {
     }
 }
 
-/// A search for a recipe's bug: its recipe, clients, and whether waiters may leave.
+/// A search for a recipe's bug: its recipe, clients, and whether waiters may leave. With a
+/// `task`, a task of "Write your own lock": the learner starts from that recipe in the recipe
+/// editor (with [`Hunt::task_faults`] ticked) and the checker's verdict on what they write is
+/// the task's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hunt {
     pub recipe: RecipeKind,
     pub clients: u32,
     pub allow_close: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<Starter>,
 }
 
 impl Hunt {
@@ -102,6 +108,16 @@ impl Hunt {
             hold_max: 1,
             rounds: 1,
             ..crate::sim::Scenario::default()
+        }
+    }
+
+    /// A task's faults: a crash and a pause; where waiters may leave, that alone (with all
+    /// three, three clients' states run past what a page searches).
+    pub fn task_faults(&self) -> crate::sim::check::Faults {
+        crate::sim::check::Faults {
+            crash: !self.allow_close,
+            pause: !self.allow_close,
+            close: self.allow_close,
         }
     }
 

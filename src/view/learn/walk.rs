@@ -178,7 +178,7 @@ fn chapters_have_ids_texts_and_a_known_preset() {
         }
     }
     assert_eq!(super::find("").map(|(i, _)| i), Some(0));
-    assert_eq!(n, 19, "the course's 19 lesson files all read");
+    assert_eq!(n, 20, "the course's 20 lesson files all read");
 }
 
 #[test]

@@ -138,6 +138,16 @@ impl Builder<'_> {
         if forms[0] != c.label {
             forms.insert(0, c.label.clone());
         }
+        let (ink, evidence) = match &c.error {
+            Some(e) => {
+                forms = vec![
+                    self.say(format!("recipe error: {e}"), format!("实现出错：{e}")),
+                    self.say("recipe error", "实现出错"),
+                ];
+                (VIOLATION, "recipe-error")
+            }
+            None => (ink, evidence),
+        };
         if let (Some(m), true) = (c.mode, c.believes) {
             forms = forms.iter().map(|l| format!("{m} · {l}")).collect();
         }

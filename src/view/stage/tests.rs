@@ -392,3 +392,31 @@ fn the_word_filter_keeps_identifiers_and_finds_english() {
         vec!["its", "request"]
     );
 }
+
+#[test]
+fn a_recipe_that_stops_with_an_error_says_so_on_its_card() {
+    let c = crate::sim::check::Check {
+        text: "lock:\n    loop:\n        x = 1\n".into(),
+        clients: 2,
+        faults: Default::default(),
+    };
+    let mut sim = Simulation::new(c.scenario().unwrap());
+    sim.compute_ahead(40, 40);
+    sim.seek(20);
+    let plan = Plan::new(&sim);
+    for lang in [Lang::En, Lang::Zh] {
+        let f = build(&sim, &plan, lang);
+        let s = scene(
+            &f,
+            &Opts {
+                w: 1080,
+                h: 720,
+                lang,
+            },
+        );
+        assert!(
+            s.has_evidence("recipe-error"),
+            "{lang:?}: no recipe error on a card"
+        );
+    }
+}

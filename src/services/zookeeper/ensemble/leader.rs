@@ -24,6 +24,7 @@ impl Ensemble {
             since: now,
             learners: SortedMap::new(),
             acks: SortedMap::new(),
+            committed: None,
             prep,
             syncs: Vec::new(),
             next_ping: now,
@@ -315,6 +316,7 @@ impl Ensemble {
             if acks.len() < quorum {
                 return any;
             }
+            lead.committed = Some((zxid, acks.len() as u8));
             lead.acks.remove(&zxid);
             let to = lead.forwarding();
             let (ready, waiting) = lead.syncs.drain(..).partition(|(z, _)| *z <= zxid);

@@ -4,7 +4,7 @@
 
 use super::member::State;
 use super::{epoch_of, Ensemble};
-use crate::engine::{NodeKind, SessionId, WatchTable};
+use crate::engine::{NodeKind, SessionId, WatchTable, Zxid};
 use crate::services::api::{Claim, ConnId, Role, ServerId, ServerInfo, Tick, Watch};
 use crate::services::zookeeper::rows::{self, Znode};
 
@@ -27,6 +27,7 @@ impl Ensemble {
                         format!("votes zk-{}", vote.leader + 1),
                         format!("投票给 zk-{}", vote.leader + 1),
                     ]),
+                    State::Leading(l) => Some(self.ack_count(l, z)),
                     _ if behind > 0 => Some([
                         format!("applied 0x{z:x} · {behind} logged"),
                         format!("已应用 0x{z:x} · 已记录 {behind}"),
@@ -42,6 +43,32 @@ impl Ensemble {
                 }
             })
             .collect()
+    }
+
+    /// A leader's line: the last proposal committed and how many had acknowledged it
+    /// ("0x100000007 ACK 2/3 → committed"), then the oldest one still short of a quorum and its
+    /// count (alone: "ACK 1/3 · commit at 2"); before any, how far it has applied.
+    fn ack_count(&self, l: &super::member::Lead, applied: Zxid) -> [String; 2] {
+        let (n, q) = (self.n(), self.quorum());
+        let open = l.acks.iter().next().map(|(z, acks)| (*z, acks.len()));
+        match (l.committed, open) {
+            (Some((c, k)), Some((z, a))) => [
+                format!("0x{c:x} ACK {k}/{n} → committed · 0x{z:x} ACK {a}/{n}"),
+                format!("0x{c:x} 确认 {k}/{n} → 已提交 · 0x{z:x} 确认 {a}/{n}"),
+            ],
+            (None, Some((z, a))) => [
+                format!("0x{z:x} ACK {a}/{n} · commit at {q}"),
+                format!("0x{z:x} 确认 {a}/{n} · {q} 个即提交"),
+            ],
+            (Some((c, k)), None) => [
+                format!("0x{c:x} ACK {k}/{n} → committed"),
+                format!("0x{c:x} 确认 {k}/{n} → 已提交"),
+            ],
+            (None, None) => [
+                format!("applied 0x{applied:x}"),
+                format!("已应用 0x{applied:x}"),
+            ],
+        }
     }
 
     /// The connection a session belongs to.

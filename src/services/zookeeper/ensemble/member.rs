@@ -63,6 +63,9 @@ pub struct Lead {
     pub learners: SortedMap<ServerId, Learner>,
     /// Proposals not yet committed, and who has acknowledged each.
     pub acks: SortedMap<Zxid, SortedSet<ServerId>>,
+    /// The last proposal committed and how many servers had acknowledged it then (the
+    /// stage's ACK counter after the commit).
+    pub committed: Option<(Zxid, u8)>,
     /// The tree with every proposal applied: what a new write is validated against
     /// (`outstandingChanges`).
     pub prep: crate::engine::Server,

@@ -7,6 +7,7 @@ use super::super::{Ask, Chapter, Hunt};
 use super::{Stop, Text};
 use crate::json_read::fields::{by_name, list, named, object, option, whole, Got, Shape};
 use crate::json_read::Reader;
+use crate::recipes::program::starters::Starter;
 use crate::sim::forced_json::forced;
 use crate::sim::moments::Kind;
 use crate::sim::scenario_json::{recipe, scenario};
@@ -43,9 +44,9 @@ const STOP: Shape = Shape {
 };
 
 const HUNT: Shape = Shape {
-    names: &["recipe", "clients", "allow_close"],
+    names: &["recipe", "clients", "allow_close", "task"],
     deny: true,
-    defaulted: 0,
+    defaulted: 0b1000,
 };
 
 /// A lesson file's text, not yet checked (`Chapter::validate`).
@@ -116,12 +117,13 @@ fn stop(r: &mut Reader) -> Got<Stop> {
 }
 
 fn hunt(r: &mut Reader) -> Got<Hunt> {
-    let mut h = (None, 0, false);
+    let mut h = (None, 0, false, None);
     object(r, &HUNT, &mut |r, i| {
         match i {
             0 => h.0 = Some(named(r, recipe)?),
             1 => h.1 = r.integer()?,
-            _ => h.2 = r.boolean()?,
+            2 => h.2 = r.boolean()?,
+            _ => h.3 = option(r, |r| named(r, Starter::named))?,
         }
         Ok(())
     })?;
@@ -130,6 +132,7 @@ fn hunt(r: &mut Reader) -> Got<Hunt> {
         recipe,
         clients: h.1,
         allow_close: h.2,
+        task: h.3,
     })
 }
 

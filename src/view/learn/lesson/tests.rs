@@ -34,6 +34,7 @@ fn a_lesson_file_says_what_is_wrong_with_it() {
                     recipe: crate::recipes::RecipeKind::Naive,
                     clients: 2,
                     allow_close: false,
+                    task: None,
                 })
             }),
             "exactly one of",

@@ -47,6 +47,9 @@ fn chapter_from(v: &[u64]) -> Chapter {
             recipe: recipes[(v[24] >> i) as usize % recipes.len()],
             clients: (v[25] >> i) as u32,
             allow_close: v[26] >> i & 1 == 0,
+            task: (v[28] >> i & 1 == 0).then_some(
+                crate::recipes::program::starters::Starter::ALL[(v[29] >> i) as usize % 7],
+            ),
         })
         .collect();
     c.matrix = v[27] % 2 == 0;
