@@ -26,7 +26,7 @@ trap 'kill $build 2>/dev/null || true' EXIT
 
 stage "native tests (cargo test), then the lean build's (no services feature)"
 cargo test --locked
-cargo test --locked --no-default-features --lib --test golden --test determinism --test scenarios
+cargo test --locked --no-default-features --lib --test it
 
 stage "waiting for the bundles"
 if ! wait "$build"; then
@@ -44,7 +44,7 @@ node tests/e2e/run.mjs
 
 if [ "${LOCKSTEP_LONG:-0}" = 1 ]; then
   stage "the exhaustive search: 2 clients, 3 servers, a leader crash (LOCKSTEP_LONG=1; ~22 min)"
-  cargo test --locked --test exhaustive -- --ignored --nocapture
+  cargo test --locked --test it exhaustive:: -- --ignored --nocapture
 fi
 
 echo "== all tests passed in $(( $(date +%s) - start )) s"

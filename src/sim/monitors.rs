@@ -146,8 +146,11 @@ fn quiet_clock(w: &mut World, heartbeat: bool) -> (bool, bool) {
     } else {
         super::progress::fingerprint(w)
     };
+    // A paused server (a Redis primary in a GC pause) answers when it wakes, as a paused
+    // client acts: nothing waits for ever while one is still to end.
     let pending = w.next_script < w.script.len()
         || w.now < w.stall_until
+        || w.server_paused.iter().any(|until| w.now < *until)
         || w.clients
             .iter()
             .any(|c| matches!(c.proc, Proc::Paused { until } if w.now < until));
@@ -203,7 +206,11 @@ fn outside_until(w: &World) -> Tick {
         _ => None,
     });
     let script = w.next_script.checked_sub(1).map(|i| w.script[i].at);
-    paused.chain(script).fold(w.stall_until, Tick::max)
+    let servers = w.server_paused.iter().copied();
+    paused
+        .chain(script)
+        .chain(servers)
+        .fold(w.stall_until, Tick::max)
 }
 
 /// Nothing can ever happen again: no message that can be delivered, no timer, no scripted

@@ -108,3 +108,18 @@ test('a stale read on a follower whose links stall, then sync: the two reads are
   await settle(page);
   assert.ok(await evidence(page, 'links-paused') > 0, 'the stall injected from the page is drawn');
 }));
+
+test('the leader counts the acknowledgements: ACK 1/3 while a proposal waits, ACK 2/3 when it commits', () => withPage('ensemble-ack', 'full.html?preset=zk-leader-crash&at=0&lang=en', async (page) => {
+  await page.locator('#ls-stage rect.ls-server').first().waitFor();
+  const seen = [];
+  for (let i = 0; i < 60; i++) {
+    await page.locator('#ls-step').click();
+    const line = (await texts(page)).find((t) => /· leader ·/.test(t)) ?? '';
+    if (line && seen.at(-1) !== line) seen.push(line);
+    if (/ACK 2\/3 → committed/.test(line)) break;
+  }
+  const open = seen.findIndex((t) => /ACK 1\/3 · commit at 2/.test(t));
+  const done = seen.findIndex((t) => /ACK 2\/3 → committed/.test(t));
+  assert.ok(open >= 0 && done > open, `the leader's lines: ${seen.join(' | ')}`);
+  assert.match(await page.locator('#ls-caption').innerText(), /majority|COMMIT/);
+}));

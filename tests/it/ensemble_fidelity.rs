@@ -9,9 +9,8 @@
 //! is the scenario's), absolute zxids (the recorder opened probe sessions first), the low
 //! bytes of session ids (time-based in ZooKeeper), which server a client reconnects to (kazoo
 //! shuffles), and the natural stale-read rate (F20).
-#![cfg(feature = "services")]
 
-mod ensemble_rig;
+use crate::ensemble_rig;
 
 use ensemble_rig::{create, finding, recording, Rig};
 use lockstep::engine::{CreateMode, Output, Request, Response};

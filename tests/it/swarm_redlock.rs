@@ -13,9 +13,8 @@
 //!
 //! The counts per cause print at the end. A failure prints `seed=N`; `SWARM_SEEDS=10000 cargo
 //! test --release --test swarm_redlock -- --nocapture` for the long run.
-#![cfg(feature = "services")]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -197,7 +196,7 @@ fn redlock_breaks_only_on_clock_jumps_empty_restarts_and_pauses() {
     assert!(believers > 0, "the swarm never broke Redlock");
 }
 
-/// `SEED=N cargo test --test swarm_redlock dump -- --ignored --nocapture` prints seed N's
+/// `SEED=N cargo test --test it swarm_redlock:: dump -- --ignored --nocapture` prints seed N's
 /// scenario, for `lockstep run --scenario FILE`.
 #[test]
 #[ignore]

@@ -2,7 +2,6 @@
 //! frames (the steps an embed's `at`, `start` and `end` and a lesson's stops name), is
 //! generated from the runs themselves: this test fails when it is stale and, with
 //! `LOCKSTEP_BLESS=1`, writes it anew.
-#![cfg(feature = "services")]
 
 use lockstep::sim::{moments, presets, Lang, Simulation};
 use lockstep::view::learn::{course, Body};
@@ -22,8 +21,8 @@ fn key_frames(sim: &Simulation, kinds: &[moments::Kind]) -> String {
 fn table() -> String {
     let mut out = String::from(
         "# Presets and chapters, with their key frames\n\n\
-         Generated from the runs by `tests/docs_presets.rs` (`LOCKSTEP_BLESS=1 cargo test --test \
-         docs_presets` writes it anew). A key frame is a step where playback stops and the \
+         Generated from the runs by `tests/it/docs_presets.rs` (`LOCKSTEP_BLESS=1 cargo test --test it \
+         docs_presets::` writes it anew). A key frame is a step where playback stops and the \
          caption explains; its name is the timeline's `data-evidence` and the embed API's \
          `keyFrame`. Use the steps in a link's `at`, `start` and `end`, or in a lesson's \
          stops. The page column says which page runs it: `index.html` (the lean first page) \
@@ -81,6 +80,6 @@ fn the_authors_table_of_presets_is_up_to_date() {
     let have = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         have == want,
-        "docs/presets.md is stale: LOCKSTEP_BLESS=1 cargo test --test docs_presets writes it"
+        "docs/presets.md is stale: LOCKSTEP_BLESS=1 cargo test --test it docs_presets:: writes it"
     );
 }

@@ -1,4 +1,4 @@
-//! The ZooKeeper swarm's scenarios (tests/swarm.rs, tests/swarm_naive.rs): each drawn entirely
+//! The ZooKeeper swarm's scenarios (tests/it/swarm.rs, tests/it/swarm_naive.rs): each drawn entirely
 //! from its seed, with faults that stay within a few session timeouts.
 
 use lockstep::recipes::RecipeKind;

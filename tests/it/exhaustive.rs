@@ -217,7 +217,7 @@ fn ensemble_with_two_clients_breaks_nothing_in_its_first_states() {
 
 /// The whole space for two clients, depth-first on every core: 83,331,127 states (depth 181)
 /// in about 22 minutes on 2 cores, nothing broken. Too long for the README's test command; CI
-/// runs it (`LOCKSTEP_LONG=1 scripts/test.sh`), and so does `cargo test --test exhaustive --
+/// runs it (`LOCKSTEP_LONG=1 scripts/test.sh`), and so does `cargo test --test it exhaustive:: --
 /// --ignored --nocapture`, which prints its progress.
 #[test]
 #[ignore = "long: 83 million states, about 22 minutes on 2 cores"]

@@ -1,6 +1,5 @@
 //! The requirements matrix is computed from runs; these are the cells the reference
 //! (shared/reference/other-locks.md §1.7, §2.8, §3.4, §4) says each design must show.
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::matrix::{row, Outcome, Probe, Row, Waits};

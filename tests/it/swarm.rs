@@ -7,7 +7,7 @@
 //! speaks and stay true (the run goes on, and no client it named ever gets the lock), and it
 //! must miss no client that waits for ever (tests/common).
 
-mod common;
+use crate::common;
 
 use lockstep::recipes::{Phase, RecipeKind};
 use lockstep::sim::app::AppState;

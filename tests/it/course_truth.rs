@@ -1,14 +1,12 @@
 //! Teaching-truth defects found by learners (issue 52): each test states what a learner saw
 //! that was false, and fails if it comes back.
-#![cfg(feature = "services")]
 
 use lockstep::sim::{presets, Lang, Simulation};
 use lockstep::view::frame;
 use lockstep::view::lanes::Status;
 use lockstep::view::plan::Plan;
 
-#[path = "common/stage.rs"]
-mod stage;
+use crate::common::stage;
 
 fn run(id: &str, steps: u64) -> Simulation {
     let mut sim = Simulation::new(presets::find(id).unwrap().scenario());

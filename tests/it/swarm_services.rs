@@ -11,9 +11,8 @@
 //!   run goes on, and no client it named ever gets the lock: a lease that blocks it may still
 //!   run out), and it misses no client that waits for ever.
 //! A failure prints `seed=N`.
-#![cfg(feature = "services")]
 
-mod common;
+use crate::common;
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;
@@ -247,4 +246,20 @@ fn a_setnx_waiter_is_not_stuck_while_the_key_s_whole_second_ttl_runs() {
 fn an_etcd_waiter_is_not_stuck_before_its_keep_alive_tells_it_its_lease_is_gone() {
     let judged = common::judge_stuck(scenario(RecipeKind::EtcdMutex, 7854), 6000);
     assert!(judged.mistake.is_none(), "seed=7854: {judged:?}");
+}
+
+/// Issue 54's reproducer: a Redis server paused for 1,020 ticks while four clients wait. The
+/// stuck monitor used to name them during the pause, then all four got the lock: a paused
+/// server, like a paused client, is something still to end.
+#[test]
+fn a_paused_redis_server_leaves_no_waiter_named_stuck() {
+    let text =
+        include_str!("../reproducers/redis-seed163-server-pause-stuck-verdict-during-pause.json");
+    let sc = Scenario::from_json(text).expect("the reproducer reads");
+    let j = common::judge_stuck(sc, 20_000);
+    assert_eq!(j.mistake, None);
+    assert!(
+        !j.spoke,
+        "no stuck verdict: every client gets the lock after the pause"
+    );
 }

@@ -3,9 +3,8 @@
 //! read queued behind it, and read-your-writes. Absolute zxids are not compared (the recorder
 //! made 300 writes first); the relations between them are. F20 (how often a read races a
 //! write without a fault) is not deterministic and not compared.
-#![cfg(feature = "services")]
 
-mod ensemble_rig;
+use crate::ensemble_rig;
 
 use ensemble_rig::{create, finding, recording, Rig};
 use lockstep::engine::{CreateMode, Output, Request, Response};

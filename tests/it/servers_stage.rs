@@ -2,13 +2,11 @@
 //! the box of the server it talks to, the replication write lost on a cut link, the key the
 //! replica lacks, a down server after a failover, and a zxid token in hex like the czxid it is —
 //! at 1440×900 and in an 800×500 embed.
-#![cfg(feature = "services")]
 
 use lockstep::services::{Role, ServerId};
 use lockstep::view::scene::{Anchor, Scene, Shape};
 
-#[path = "common/stage.rs"]
-mod stage;
+use crate::common::stage;
 use stage::{at, rect, step_of, texts, wire_end, SIZES};
 
 #[test]

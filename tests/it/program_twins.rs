@@ -5,7 +5,7 @@
 //! prints `seed=N` and the first step where the two runs part (`TWIN_WINDOW=40` prints 40 steps
 //! before it).
 
-mod common;
+use crate::common;
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;

@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod stage;
 pub mod zk;
 
 use lockstep::recipes::Phase;

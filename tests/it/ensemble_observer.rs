@@ -2,8 +2,7 @@
 //! stall, C1's lock node is committed without zk-2, C2's plain read on zk-2 says the lock is
 //! free (a stale read, on the stage as a key frame), its `sync` waits until the link carries
 //! again, and the read after it sees C1's node. The same facts the recording
-//! `stale_read_follower` shows for a real ensemble (F21, F22; `tests/ensemble_stale_read.rs`).
-#![cfg(feature = "services")]
+//! `stale_read_follower` shows for a real ensemble (F21, F22; `tests/it/ensemble_stale_read.rs`).
 
 use lockstep::narrate::Phase;
 use lockstep::services::zookeeper::ensemble::Ensemble;

@@ -1,6 +1,5 @@
 //! Scenario tests for the lock services beside ZooKeeper, named after the protocol step or the
 //! failure they show, run on the presets the UI offers.
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::narrate::Key;

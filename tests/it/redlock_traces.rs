@@ -14,7 +14,6 @@
 //! library's back (`SET locks:m stale PX 2500` on a direct connection), which no command here
 //! does; the `redlock-restart-empty` preset shows the same violation. Left out on both sides: ioredis's `INFO` ready check on each new connection, `QUIT` at the
 //! end, and connection events (the simulator's TCP connects are not commands).
-#![cfg(feature = "services")]
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -3,13 +3,11 @@
 //! every master's lock row keeps its owner and TTL in an 800×500 embed too; the vote and
 //! expiry key frames say what the masters still hold; a connect to a down master comes back
 //! refused rather than drawn lost.
-#![cfg(feature = "services")]
 
 use lockstep::sim::{presets, Lang, Simulation};
 use lockstep::view::scene::{Scene, Shape};
 
-#[path = "common/stage.rs"]
-mod stage;
+use crate::common::stage;
 use stage::{at, step_of, texts, SIZES};
 
 #[test]

@@ -1,7 +1,7 @@
 //! Trace hashes pinned across processes: every preset run to its end, and a fixed swarm of
 //! scenarios with faults for every recipe, hashed (FNV-1a over the step records' JSON) and
 //! compared with `tests/golden/trace_hashes.txt`. A change in behaviour shows up here as a
-//! named line. `LOCKSTEP_BLESS=1 cargo test --test golden` rewrites the file.
+//! named line. `LOCKSTEP_BLESS=1 cargo test --test it golden::` rewrites the file.
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;

@@ -3,7 +3,6 @@
 //! a crashed primary), a failover moves every client to the promoted replica, a restarted
 //! replica resynchronises in full — and single-server services stay one server with no traffic
 //! between servers.
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::services::Role;

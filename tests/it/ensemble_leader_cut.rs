@@ -1,9 +1,8 @@
 //! F16 against the model: a leader cut off from its followers (the recording
 //! `client_leader_cut_off`, facts in `tests/ensemble/FACTS.md`). Timings are compared as an
 //! order, not in milliseconds (see `ensemble_fidelity.rs`).
-#![cfg(feature = "services")]
 
-mod ensemble_rig;
+use crate::ensemble_rig;
 
 use ensemble_rig::{create, finding, recording, Rig};
 use lockstep::engine::CreateMode;

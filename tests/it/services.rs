@@ -1,6 +1,5 @@
 //! Replays the Redis, etcd and PostgreSQL scripts recorded from the real servers (tests/services/*) through
 //! Lockstep's models and compares every reply.
-#![cfg(feature = "services")]
 
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,6 @@
 //! - once a primary is up, no client talks to a server that is down.
 //!
 //! A failure prints `seed=N`; `SWARM_SEEDS=10000` runs more.
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::services::Role;

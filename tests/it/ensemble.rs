@@ -3,7 +3,6 @@
 //! crash keeps a granted lock (same node, same owner, same session) while Redis's failover
 //! loses it; the new leader's zxids carry the next epoch; a server cut off from the quorum stops
 //! serving and its client moves on with its session (both key frames).
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::services::zookeeper::ensemble::{epoch_of, Ensemble};

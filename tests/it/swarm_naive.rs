@@ -5,7 +5,7 @@
 //! application may work under a lock its recipe no longer says it holds, and the stuck monitor
 //! is judged as for the other recipes. A failure prints `seed=N step=K`.
 
-mod common;
+use crate::common;
 
 use common::zk::{scenario, MAX_STEPS};
 use lockstep::recipes::RecipeKind;

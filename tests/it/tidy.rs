@@ -159,7 +159,7 @@ fn the_model_layers_are_deterministic_and_io_free() {
 #[test]
 fn only_the_ui_knows_leptos() {
     for (path, text) in sources() {
-        if !path.starts_with("src/ui/") && !path.starts_with("tests/tidy.rs") {
+        if !path.starts_with("src/ui/") && !path.starts_with("tests/it/tidy.rs") {
             assert!(
                 !text.contains("leptos::"),
                 "{path} uses leptos outside src/ui"

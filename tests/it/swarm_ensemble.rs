@@ -11,7 +11,6 @@
 //!   its session — the recorded F19.)
 //!
 //! A failure prints `seed=N`; `SWARM_SEEDS=10000` runs more.
-#![cfg(feature = "services")]
 
 use lockstep::recipes::RecipeKind;
 use lockstep::sim::rng::SimRng;
@@ -125,7 +124,7 @@ fn crash_only(sc: &Scenario) -> bool {
     crashes <= minority && sc.faults.iter().all(|t| kept_disk(&t.command))
 }
 
-/// `SWARM_SEED=N cargo test --test swarm_ensemble -- --nocapture trace`: seed N's scenario
+/// `SWARM_SEED=N cargo test --test it swarm_ensemble:: -- --nocapture trace`: seed N's scenario
 /// and narrated trace.
 #[test]
 fn trace() {
