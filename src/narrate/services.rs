@@ -89,8 +89,8 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
             "{c} 的 {a} 到达 {b}，但 {c} 已转向另一台服务器并关闭了那条连接：套接字已不在，这次握手没有任何结果。",
         ),
         Key::CmdPauseLinks => (
-            "Fault: {a}'s links to the other servers stall for {n} ticks: what travels between them waits on the way. Its clients still reach it.",
-            "故障：{a} 与其他服务器之间的链路停滞 {n} 个时钟单位：它们之间的消息都在路上等着。它的客户端仍能连上它。",
+            "Fault: {a}'s links to the other servers stall for {n} ticks (its clients still reach it).",
+            "故障：{a} 与其他服务器之间的链路停滞 {n} 个时钟单位（它的客户端仍能连上它）。",
         ),
         Key::SvcRequest => ("The server runs {c}'s “{a}” and answers {b}.", "服务器执行 {c} 的“{a}”，应答 {b}。"),
         Key::TimerRetry => ("{c}'s poll delay is over: it tries again.", "{c} 的重试等待结束：再试一次。"),
@@ -103,8 +103,8 @@ fn other(k: Key) -> Option<(&'static str, &'static str)> {
         Key::SvcRollback => ("The server sees {c}'s connection close; it rolls back the open transaction and frees its row locks.", "服务器发现 {c} 的连接已关闭：它回滚未提交的事务，并释放其持有的行锁。"),
         Key::SvcExpiry => ("The server's clock runs out a lease: {b}.", "服务器时钟使租约到期：{b}。"),
         Key::SvcCrash => (
-            "Fault: {c} crashes. Its operating system closes the connection; whatever it holds stays until the server notices or a TTL runs out.",
-            "故障：{c} 崩溃。操作系统关闭了它的连接；它持有的东西一直保留，直到服务器察觉或 TTL 到期。",
+            "Fault: {c} crashes; its connection closes. What it holds stays until the server notices or a TTL runs out.",
+            "故障：{c} 崩溃，连接随之关闭。它持有的东西一直保留，直到服务器察觉或 TTL 到期。",
         ),
         Key::FailoverRedis => (
             "Fault: the Redis primary dies and its replica is promoted with only what had been replicated; clients now talk to the new primary.",

@@ -51,7 +51,7 @@ impl Moment {
                 format!("{t}其会话在服务器上一直存活到超时。"),
             ),
             Kind::Fault if self.fault == Some(Key::CmdPauseLinks) => pick(
-                format!("{t} It answers their reads from its own copy, but no proposal or commit reaches it: it falls behind the leader."),
+                format!("{t} It answers reads from its own copy but gets no proposal or commit: it falls behind."),
                 format!("{t}它用自己的副本回答读请求，但提议和提交都到不了它：它落后于领导者。"),
             ),
             Kind::Fault => t.clone(),
@@ -155,8 +155,8 @@ impl Moment {
                 format!("{all} 同时持有租约：信号量不是互斥锁。"),
             ),
             Kind::NoExpiry => pick(
-                format!("The key {t} has no expiry and its owner is gone: the server will never remove it by itself."),
-                format!("键 {t} 没有过期时间，而它的主人已经不在了：服务器自己永远不会删除它。"),
+                format!("The key {t} has no expiry and no owner left: it stays for ever."),
+                format!("键 {t} 没有过期时间，主人也已不在：它会永远留着。"),
             ),
             Kind::Rewatch => pick(
                 format!("{c} lists the children again and now watches {t} instead."),

@@ -180,6 +180,11 @@ impl Scenario {
 
     /// Whether only the full bundle runs it: a lock service other than ZooKeeper, a ZooKeeper
     /// ensemble, or observers (the lean first page carries none, and hands such runs over).
+    /// Whether only the studio page runs it: a learner's recipe (the language lives there).
+    pub fn needs_studio(&self) -> bool {
+        self.recipe.is_program()
+    }
+
     pub fn needs_full(&self) -> bool {
         !self.recipe.service().look().lean
             || self.ensemble.is_some()

@@ -119,6 +119,9 @@ impl App {
             }
             return;
         }
+        if !crate::STUDIO && st.needs_studio() {
+            return browser::go_studio(q.trim_start_matches('?'));
+        }
         if !FULL && st.needs_full() {
             return browser::go_full(q.trim_start_matches('?'));
         }

@@ -125,7 +125,9 @@ impl App {
     /// Builds the state from the page's URL (bad parameters become visible messages).
     pub fn from_url() -> App {
         let (mut st, errors) = url::parse(&browser::query());
-        if !FULL && st.needs_full() {
+        if !crate::STUDIO && st.needs_studio() {
+            browser::go_studio(&browser::query_and_hash());
+        } else if !FULL && st.needs_full() {
             browser::go_full(&browser::query_and_hash());
         }
         let lang = crate::view::i18n::pick(
@@ -288,7 +290,8 @@ impl App {
     /// Starts over with a scenario (keeps the language). The lean bundle hands a scenario for
     /// another lock service or an ensemble over to the full one.
     pub fn load(&self, preset: &str, scenario: Scenario) {
-        if !FULL && scenario.needs_full() {
+        let studio = !crate::STUDIO && scenario.needs_studio();
+        if studio || (!FULL && scenario.needs_full()) {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (
                 preset.to_string(),
@@ -298,14 +301,23 @@ impl App {
                 },
                 0,
             );
-            browser::go_full(&url::to_query(&st));
-            return;
+            let q = url::to_query(&st);
+            return if studio {
+                browser::go_studio(&q)
+            } else {
+                browser::go_full(&q)
+            };
         }
         self.preset.set(preset.to_string());
         self.start(Simulation::new(scenario));
     }
 
     pub fn load_run(&self, run: Run) {
+        if !crate::STUDIO && run.scenario.needs_studio() {
+            let mut st = self.url_state();
+            (st.preset, st.run, st.at) = (url::CUSTOM.into(), run, 0);
+            return browser::go_studio(&url::to_query(&st));
+        }
         if !FULL && run.scenario.needs_full() {
             let mut st = self.url_state();
             (st.preset, st.run, st.at) = (url::CUSTOM.into(), run, 0);

@@ -249,7 +249,7 @@ test('a link without a stored poster, or with other parameters, loads as before 
   const errors = [];
   page.on('request', (r) => { if (r.url().includes('/posters/')) asked.push(r.url()); });
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  for (const q of ['?preset=herd&at=35&embed=1', '?preset=herd&at=36&embed=1&speed=2', '?preset=%3Cx%3E&at=1e999&embed=1',
+  for (const q of ['?preset=herd&at=35&embed=1', '?preset=herd&at=36&embed=1&theme=dark', '?preset=%3Cx%3E&at=1e999&embed=1',
     '?lang=fr']) {
     await page.goto(`${srv.url}${q}`);
     await page.locator('#ls-stage text').first().waitFor({ timeout: 20000 });

@@ -11,7 +11,9 @@ if (!fs.existsSync(path.join(dir, '../../dist/index.html'))) {
 }
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join(dir, f));
 let failed = 0; let passed = 0;
-const stream = run({ files, concurrency: 1 });
+// A test that waits for something that never comes fails after 5 minutes instead of holding
+// CI until its own limit.
+const stream = run({ files, concurrency: 1, timeout: 5 * 60 * 1000 });
 stream.on('test:fail', (e) => { if (e.details?.type !== 'suite') failed += 1; });
 stream.on('test:pass', (e) => { if (e.details?.type !== 'suite') passed += 1; });
 stream.compose(spec).pipe(process.stdout);

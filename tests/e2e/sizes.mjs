@@ -64,10 +64,15 @@ import { DIST } from './harness.mjs';
 // `view/learn/lesson/read.rs`) and every JSON the pages write written by `src/json_write.rs`: no
 // serde in the lean and full pages: lean 399,065 → 396,279 B, full 608,442 → 579,715 B, studio
 // 656,846 → 632,358 B (it keeps serde's writer for the lesson editor).
+// Raised by issues 52-56 (the course's checks and chapters, the embed player, the recipe
+// language's search faults, the Write-your-own-lock tasks, the ACK counter): full 579,715 →
+// 602,313 B; studio 632,358 → 690,968 B, of which the recipe language (parser, compiler,
+// interpreter, editor: studio only — the other pages hand a recipe over, `Source::new`) is most.
+// Measured before that move: full 620,720 B with the language in it.
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 396_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 580_200, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 632_900, goal: null },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 602_400, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 691_100, goal: null },
 };
 
 export function sizes(page) {

@@ -80,6 +80,9 @@ mod tests {
 
     #[test]
     fn every_starting_point_compiles() {
+        if !crate::STUDIO {
+            return; // the language is the studio page's (see `Source::new`)
+        }
         for (name, text) in STARTERS {
             assert!(super::super::Source::new(text).is_ok(), "{name}");
         }

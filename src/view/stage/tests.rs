@@ -395,8 +395,8 @@ fn the_word_filter_keeps_identifiers_and_finds_english() {
 
 #[test]
 fn a_recipe_that_stops_with_an_error_says_so_on_its_card() {
-    if !crate::FULL {
-        return; // the lean page runs no learner's recipe: it hands one over to the full page
+    if !crate::STUDIO {
+        return; // only the studio page runs a learner's recipe (see `Source::new`)
     }
     let c = crate::sim::check::Check {
         text: "lock:\n    loop:\n        x = 1\n".into(),

@@ -67,6 +67,11 @@ impl UrlState {
             || self.matrix
             || self.run.scenario.needs_full()
     }
+
+    /// Whether only the studio page can open it: a run of a learner's recipe.
+    pub fn needs_studio(&self) -> bool {
+        self.run.scenario.needs_studio()
+    }
 }
 
 fn preset_scenario(id: &str) -> Scenario {

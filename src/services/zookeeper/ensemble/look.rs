@@ -45,30 +45,25 @@ impl Ensemble {
             .collect()
     }
 
-    /// A leader's line: the last proposal committed and how many had acknowledged it
-    /// ("0x100000007 ACK 2/3 → committed"), then the oldest one still short of a quorum and its
-    /// count (alone: "ACK 1/3 · commit at 2"); before any, how far it has applied.
+    /// A leader's line: how far it has applied — with the ACK count that committed it, once a
+    /// majority had logged it ("applied 0x100000007 (ACK 2/3 → committed)") — then the oldest
+    /// proposal still short of a quorum and its count ("0x100000008 ACK 1/3 · commit at 2").
     fn ack_count(&self, l: &super::member::Lead, applied: Zxid) -> [String; 2] {
         let (n, q) = (self.n(), self.quorum());
-        let open = l.acks.iter().next().map(|(z, acks)| (*z, acks.len()));
-        match (l.committed, open) {
-            (Some((c, k)), Some((z, a))) => [
-                format!("0x{c:x} ACK {k}/{n} → committed · 0x{z:x} ACK {a}/{n}"),
-                format!("0x{c:x} 确认 {k}/{n} → 已提交 · 0x{z:x} 确认 {a}/{n}"),
-            ],
-            (None, Some((z, a))) => [
-                format!("0x{z:x} ACK {a}/{n} · commit at {q}"),
-                format!("0x{z:x} 确认 {a}/{n} · {q} 个即提交"),
-            ],
-            (Some((c, k)), None) => [
-                format!("0x{c:x} ACK {k}/{n} → committed"),
-                format!("0x{c:x} 确认 {k}/{n} → 已提交"),
-            ],
-            (None, None) => [
-                format!("applied 0x{applied:x}"),
-                format!("已应用 0x{applied:x}"),
-            ],
+        let mut line = [
+            format!("applied 0x{applied:x}"),
+            format!("已应用 0x{applied:x}"),
+        ];
+        if let Some((_, k)) = l.committed.filter(|(c, _)| *c == applied) {
+            line[0] += &format!(" (ACK {k}/{n} → committed)");
+            line[1] += &format!("（确认 {k}/{n} → 已提交）");
         }
+        if let Some((z, acks)) = l.acks.iter().next() {
+            let a = acks.len();
+            line[0] += &format!(" · 0x{z:x} ACK {a}/{n} · commit at {q}");
+            line[1] += &format!(" · 0x{z:x} 确认 {a}/{n} · {q} 个即提交");
+        }
+        line
     }
 
     /// The connection a session belongs to.
