@@ -68,9 +68,14 @@ impl UrlState {
             || self.run.scenario.needs_full()
     }
 
-    /// Whether only the studio page can open it: a run of a learner's recipe.
+    /// Whether only the studio page can open it: a run (or an author's lesson) of a learner's
+    /// recipe.
     pub fn needs_studio(&self) -> bool {
-        self.run.scenario.needs_studio()
+        let lesson = self
+            .lesson
+            .as_ref()
+            .and_then(|l| l.lesson.scenario.as_ref());
+        self.run.scenario.needs_studio() || lesson.is_some_and(Scenario::needs_studio)
     }
 }
 

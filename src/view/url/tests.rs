@@ -204,3 +204,22 @@ fn a_bad_run_link_keeps_the_links_own_run_and_says_why() {
         );
     }
 }
+
+#[test]
+fn a_learners_recipe_needs_the_studio_page_in_a_run_or_a_lesson() {
+    if !crate::FULL {
+        return; // the lean page reads no scenario or lesson: it hands both to the full page
+    }
+    let text = "lock:\n    hold\n";
+    let sc = format!(r#"{{"recipe":"program","clients":2,"program":{text:?}}}"#);
+    let (st, errors) = parse(&format!("scenario={}", crate::b64url::encode(&sc)));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(st.needs_studio());
+    let lesson =
+        format!(r#"{{"lockstep_lesson":1,"id":"mine","title":{{"en":"Mine"}},"scenario":{sc}}}"#);
+    let (st, errors) = parse(&format!("lesson={}", crate::b64url::encode(&lesson)));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(st.needs_studio());
+    assert!(!parse("preset=queue").0.needs_studio());
+    assert!(!parse("preset=zk-leader-crash").0.needs_studio());
+}
