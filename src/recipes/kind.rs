@@ -7,6 +7,9 @@ use crate::services::ServiceKind;
 /// Which recipe a client runs (the scenario's choice).
 /// node-redlock's default `retryCount`: attempts after the first.
 pub const REDLOCK_RETRY_COUNT: u32 = 10;
+/// node-redlock's `retryDelay` and `retryJitter` (ms): a retry waits delay ± jitter.
+pub const REDLOCK_RETRY_DELAY: u64 = 200;
+pub const REDLOCK_RETRY_JITTER: u64 = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -34,7 +34,9 @@ pub use crate::narrate::Phase;
 pub use crate::services::{Answer, Call, ServiceKind, SessionEvent};
 pub(crate) use belief::Believes;
 pub use belief::{Belief, Tally};
-pub use kind::{RecipeConfig, RecipeKind, REDLOCK_RETRY_COUNT};
+pub use kind::{
+    RecipeConfig, RecipeKind, REDLOCK_RETRY_COUNT, REDLOCK_RETRY_DELAY, REDLOCK_RETRY_JITTER,
+};
 
 use crate::engine::{ErrorCode, Request, Response, WatchedEvent};
 use crate::services::zookeeper;

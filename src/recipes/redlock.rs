@@ -29,8 +29,8 @@ use crate::services::{ServerId, Tick, MAX_SERVERS};
 pub const KEY: &str = "lock";
 
 /// node-redlock's defaults.
-pub const RETRY_DELAY: u64 = 200;
-pub const RETRY_JITTER: u64 = 100;
+pub const RETRY_DELAY: u64 = super::REDLOCK_RETRY_DELAY;
+pub const RETRY_JITTER: u64 = super::REDLOCK_RETRY_JITTER;
 
 /// What the current round of requests to every master is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -25,6 +25,10 @@ pub struct Look {
     /// Its servers talk to each other (an ensemble's quorum, a primary's replication stream), so
     /// the stage draws the links between them; Redlock's masters are independent and get none.
     pub peers: bool,
+    /// The longest its client library waits on its own before it tries a server again (ioredis
+    /// redials a lost master after a back-off of up to 2 s): the stuck monitor's quiet limit
+    /// must outlast it.
+    pub library_wait: u64,
 }
 
 /// What a build without the service's model knows of it: its name.
@@ -38,4 +42,5 @@ pub const ELSEWHERE: Look = Look {
     lean: false,
     znodes: false,
     peers: false,
+    library_wait: 0,
 };

@@ -207,3 +207,25 @@ fn dump() {
         .unwrap_or(0);
     println!("{}", serde_json::to_string_pretty(&scenario(seed)).unwrap());
 }
+
+/// Issue 54's reproducers: the stuck monitor spoke as node-redlock's retry fired (no fault at
+/// all), and while ioredis redialled a master that had come back; in both the clients it named
+/// then got the lock. The quiet limit now outlasts the retry delay and the redial back-off.
+#[test]
+fn no_waiter_is_named_stuck_while_a_retry_or_a_redial_is_still_to_come() {
+    for text in [
+        include_str!("../reproducers/redlock-seed890-no-fault-stuck-verdict-as-retry-fires.json"),
+        include_str!(
+            "../reproducers/redlock-bare-seed304-stuck-verdict-during-ioredis-redial-backoff.json"
+        ),
+    ] {
+        let sc = Scenario::from_json(text).expect("the reproducer reads");
+        let name = sc.name.clone();
+        let j = common::judge_stuck(sc, 20_000);
+        assert_eq!(j.mistake, None, "{name}");
+        assert!(
+            !j.spoke,
+            "{name}: no stuck verdict, every client gets the lock"
+        );
+    }
+}

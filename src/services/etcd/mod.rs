@@ -27,6 +27,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lean: false,
     znodes: false,
     peers: false,
+    library_wait: 0,
 };
 use store::Store;
 use types::{Event, Op, Req, Resp, WatchMsg};

@@ -41,6 +41,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lean: false,
     znodes: false,
     peers: true,
+    library_wait: 0,
 };
 
 /// A connection's transaction state.

@@ -17,10 +17,14 @@ type LibOut = api::LibOut<Up, Answer>;
 /// ioredis's `maxRetriesPerRequest`.
 const MAX_RETRIES_PER_REQUEST: u32 = 20;
 
-/// ioredis's default `retryStrategy`: the delay before the n-th reconnection.
+/// ioredis's default `retryStrategy`: the delay before the n-th reconnection, at most
+/// [`REDIAL_MAX`].
 pub fn retry_delay(n: u32) -> Tick {
-    (Tick::from(n) * 50).min(2000)
+    (Tick::from(n) * 50).min(REDIAL_MAX)
 }
+
+/// The longest back-off of ioredis's default `retryStrategy` (ms).
+pub const REDIAL_MAX: Tick = 2000;
 
 /// What ioredis rejects kept commands with after `maxRetriesPerRequest` tries.
 pub fn max_retries_error() -> Reply {

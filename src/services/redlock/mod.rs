@@ -29,6 +29,7 @@ pub type Call = Up;
 pub const LOOK: super::look::Look = super::look::Look {
     product: "Redlock · Redis 7",
     peers: false,
+    library_wait: client::REDIAL_MAX,
     ..super::redis::LOOK
 };
 

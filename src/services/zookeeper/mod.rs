@@ -34,6 +34,7 @@ pub const LOOK: super::look::Look = super::look::Look {
     lean: true,
     znodes: true,
     peers: true,
+    library_wait: 0,
 };
 
 pub fn service(cfg: &ServiceConfig) -> Server {
