@@ -258,6 +258,10 @@ fn run(args: &[String]) -> Result<(), String> {
     let m = &sim.world().monitors;
     let _ = writeln!(out, "-- {} steps; monitors: belief={:?} ownership={:?} lost_update={:?} stuck={:?}{}; herd factor {:.2}",
         sim.len(), m.belief, m.ownership, m.lost_update, m.stuck, if m.dead_end { " (a dead end)" } else if m.churn { " (only the flaky network can change it)" } else { "" }, sim.world().metrics.herd_factor());
+    // The service's own protocol (Zab: two leaders in one epoch, a committed transaction lost).
+    if let Some((step, what)) = &m.protocol {
+        let _ = writeln!(out, "-- protocol broken at step {step}: {what}");
+    }
     Ok(())
 }
 

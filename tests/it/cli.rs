@@ -185,3 +185,24 @@ fn a_replay_whose_output_reaches_its_limit_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 54: a run that breaks the service's own protocol says so in the summary (the Zab
+/// monitor's verdict used to reach only the step records).
+#[test]
+#[cfg_attr(
+    not(feature = "services"),
+    ignore = "an ensemble needs the services feature"
+)]
+fn a_broken_protocol_reaches_the_summary() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reproducers/ensemble-empty-restart-stale-vote-empty-leader-diverges.json"
+    );
+    let (code, out, err) = lockstep(&["run", "--scenario", file, "--steps", "20000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("-- protocol broken at step 463: zk-1 leads epoch 2 without every committed transaction"),
+        "{}",
+        out.lines().rev().take(3).collect::<Vec<_>>().join("\n")
+    );
+}
