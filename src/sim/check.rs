@@ -109,6 +109,10 @@ mod tests {
     use super::*;
     use crate::sim::explore::{explore, Property};
 
+    fn starter(name: &str) -> &'static str {
+        crate::recipes::program::starters::find(name).expect("a starting point")
+    }
+
     fn check(file: &str, clients: u32, faults: &str) -> crate::sim::explore::Outcome {
         let c = Check {
             text: file.into(),
@@ -133,7 +137,7 @@ mod tests {
         if !crate::STUDIO {
             return; // the language is the studio page's (see `Source::new`)
         }
-        let o = check(include_str!("../../recipes/naive.recipe"), 2, "");
+        let o = check(starter("naive"), 2, "");
         assert!(o.counterexample.is_none(), "{:?}", o.counterexample);
         assert!(!o.truncated && !o.depth_cut);
     }
@@ -143,7 +147,7 @@ mod tests {
         if !crate::STUDIO {
             return; // the language is the studio page's (see `Source::new`)
         }
-        let o = check(include_str!("../../recipes/redis-setnx.recipe"), 2, "crash");
+        let o = check(starter("redis-setnx"), 2, "crash");
         assert!(
             o.counterexample.is_none(),
             "{:?}",
@@ -156,7 +160,7 @@ mod tests {
         if !crate::STUDIO {
             return; // the language is the studio page's (see `Source::new`)
         }
-        let o = check(include_str!("../../recipes/naive-redis.recipe"), 2, "");
+        let o = check(starter("naive-redis"), 2, "");
         let (p, run) = o.counterexample.expect("two holders");
         assert_eq!(p, Property::MutualExclusion);
         assert_eq!(
@@ -171,11 +175,7 @@ mod tests {
         if !crate::STUDIO {
             return; // the language is the studio page's (see `Source::new`)
         }
-        let o = check(
-            include_str!("../../recipes/sequential.recipe"),
-            2,
-            "crash,pause",
-        );
+        let o = check(starter("sequential"), 2, "crash,pause");
         assert!(
             o.counterexample.is_none(),
             "{:?}",

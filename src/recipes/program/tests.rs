@@ -1,5 +1,5 @@
-//! The language's own tests: what the parser and compiler refuse (with line and column), and
-//! the teaching recipes' files read.
+//! The language's own tests: what the parser and compiler refuse (with line and column). The
+//! teaching recipes' files are read by `starters`' test.
 
 use super::Source;
 
@@ -10,36 +10,6 @@ fn refuses(text: &str, line: usize, words: &str) {
             assert_eq!(e.line, line, "{e}");
             assert!(e.msg.contains(words), "{e}");
         }
-    }
-}
-
-#[test]
-fn the_teaching_recipes_read() {
-    let files = [
-        ("naive", include_str!("../../../recipes/naive.recipe")),
-        (
-            "sequential",
-            include_str!("../../../recipes/sequential.recipe"),
-        ),
-        (
-            "no-recheck",
-            include_str!("../../../recipes/no-recheck.recipe"),
-        ),
-        (
-            "lost-wakeup",
-            include_str!("../../../recipes/lost-wakeup.recipe"),
-        ),
-        (
-            "redis-setnx",
-            include_str!("../../../recipes/redis-setnx.recipe"),
-        ),
-        (
-            "redis-lease",
-            include_str!("../../../recipes/redis-lease.recipe"),
-        ),
-    ];
-    for (f, text) in files {
-        Source::new(text).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
 }
 
