@@ -52,7 +52,8 @@ pub fn ComparePanel() -> impl IntoView {
     let panel = move || {
         frames.get().map(|(time, cols)| {
             view! {
-                <section id="ls-compare" class="ls-panel ls-compare" aria-labelledby="ls-compare-h">
+                // The page's main content while comparing (the single stage's <main> is hidden).
+                <main id="ls-compare" class="ls-panel ls-compare" aria-labelledby="ls-compare-h">
                     <h2 id="ls-compare-h">{tr(app, "ui.compare")}</h2>
                     <p class="ls-muted">{tr(app, "ui.compare_hint")}</p>
                     <div class="ls-compare__bar" role="toolbar">
@@ -78,7 +79,7 @@ pub fn ComparePanel() -> impl IntoView {
                     <div class="ls-compare__cols" style=format!("grid-template-columns: repeat({}, minmax(0, 1fr))", column_width(width.get(), cols.len()).0)>
                             {cols.iter().map(|f| column(app, f.clone(), column_width(width.get(), cols.len()).1)).collect_view()}
                         </div>
-                </section>
+                </main>
             }
         })
     };
@@ -130,8 +131,9 @@ fn column_stage(app: App, f: &Frame, w: u32) -> impl IntoView {
         },
     )
     .svg_body();
+    let label = format!("{} · {}: {}", f.recipe, f.service.name(), f.narration);
     view! {
-        <svg class="ls-compare__stage" viewBox=format!("0 0 {w} {h}") width=w height=h inner_html=svg role="img"
+        <svg class="ls-compare__stage" viewBox=format!("0 0 {w} {h}") width=w height=h inner_html=svg role="img" aria-label=label
             font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif"></svg>
     }
 }

@@ -169,9 +169,14 @@ fn lean_presets(app: App) -> impl IntoView {
     })
 }
 
-/// ←/→ step, space play/pause, Home/End, `?` help; ignored while typing in a field.
+/// ←/→ step, space play/pause, Home/End, `?` help; ignored while typing in a field. The
+/// stage's own keys come first ([`super::stagekeys`]).
 pub fn install_keyboard(app: App) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        // A shape on the stage with focus takes its own keys first (↑/↓, Enter, letters).
+        if super::stagekeys::key(app, &ev) {
+            return;
+        }
         let typing = ev
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())

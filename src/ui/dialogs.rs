@@ -218,6 +218,8 @@ pub fn Overlays() -> impl IntoView {
                     <ul class="ls-keys">
                         <li>{tr(app, "help.step")}</li><li>{tr(app, "help.back")}</li><li>{tr(app, "help.play")}</li>
                         <li>{tr(app, "help.home")}</li><li>{tr(app, "help.help")}</li>
+                        <li>{tr(app, "help.stage")}</li><li>{tr(app, "help.open")}</li>
+                        <li>{tr(app, "help.client_keys")}</li><li>{tr(app, "help.server_keys")}</li>
                     </ul>
                     <button autofocus on:click=move |_| app.help.set(false)>{tr(app, "ui.close")}</button>
                 </div>

@@ -216,7 +216,7 @@ pub fn LessonEditor() -> impl IntoView {
     view! {
         <Show when=move || app.editor.get()>
             // A side panel, not a modal: the stage, its transport and its popovers stay usable.
-            <aside class="ls-editor" role="dialog" aria-modal="false" aria-labelledby="ls-lesson-h" id="ls-lesson-dialog">
+            <section class="ls-editor" role="dialog" aria-modal="false" aria-labelledby="ls-lesson-h" id="ls-lesson-dialog">
                 <div class="ls-lesson">
                     <h2 id="ls-lesson-h">{move || w("title", lang())}</h2>
                     <p class="ls-muted">{move || w("hint", lang())}</p>
@@ -242,7 +242,7 @@ pub fn LessonEditor() -> impl IntoView {
                     </div>
                     <p id="ls-lesson-status" role="status" class="ls-muted">{move || status.get().map(|k| w(k, lang()))}</p>
                 </div>
-            </aside>
+            </section>
         </Show>
     }
 }

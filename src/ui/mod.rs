@@ -26,6 +26,7 @@ mod popover;
 mod recipe;
 mod sequence;
 mod stage;
+mod stagekeys;
 mod state;
 mod transport;
 
@@ -304,6 +305,8 @@ fn EmbedLayout() -> impl IntoView {
     view! {
         <dialogs::ErrorBanner/>
         <main class="ls-embed">
+            // A page of its own inside the host's frame: its heading is said, not shown.
+            <h1 class="ls-sr">{move || format!("Lockstep · {}", t("ui.tagline", app.lang.get()))}</h1>
             <stage::Stage/>
             <transport::Caption/>
             <course::LearnBox/>

@@ -34,6 +34,7 @@ pub fn Popover(size: RwSignal<(u32, u32)>) -> impl IntoView {
     move || {
         app.pop.get().map(|pop| {
             let style = place(app, size.get_untracked(), &pop);
+
             let body = match pop.clone() {
                 Pop::Client(c) => client(app, c).into_any(),
                 Pop::Entry(id) => entry(app, id).into_any(),
@@ -41,7 +42,7 @@ pub fn Popover(size: RwSignal<(u32, u32)>) -> impl IntoView {
                 Pop::Message(id) => message(app, id).into_any(),
             };
             view! {
-                <div id="ls-pop" class="ls-pop" role="dialog" style=style>
+                <div id="ls-pop" class="ls-pop" role="dialog" style=style tabindex="-1" aria-labelledby="ls-pop-h" aria-describedby="ls-pop-d">
                     {body}
                     <button class="ls-pop__close" on:click=move |_| app.pop.set(None) aria-label=tr(app, "ui.close")>"×"</button>
                 </div>
@@ -94,8 +95,8 @@ fn client(app: App, c: usize) -> impl IntoView {
         )
     };
     view! {
-        <h3 class="ls-pop__title">{move || row().map(|r| format!("{} · {}", r.name, r.label)).unwrap_or_default()}</h3>
-        <p class="ls-muted">{move || row().map(|r| {
+        <h3 id="ls-pop-h" class="ls-pop__title">{move || row().map(|r| format!("{} · {}", r.name, r.label)).unwrap_or_default()}</h3>
+        <p id="ls-pop-d" class="ls-muted">{move || row().map(|r| {
             let s = if r.session.is_empty() { String::new() } else { format!(" · {}", r.session) };
             format!("{}{s}", r.conn_label)
         }).unwrap_or_default()}</p>
@@ -155,8 +156,8 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
         app.pop.set(None);
     };
     view! {
-        <h3 class="ls-pop__title">{move || view().map(|v| v.label).unwrap_or_default()}</h3>
-        <div class="ls-pop__acts" role="group">
+        <h3 id="ls-pop-h" class="ls-pop__title">{move || view().map(|v| v.label).unwrap_or_default()}</h3>
+        <div id="ls-pop-d" class="ls-pop__acts" role="group">
             {move || if down() {
                 view! {
                     <button data-act="restart-disk" on:click=act(Command::RestartServer { server: s, keep_disk: true })>{tr(app, "act.restart_disk")}</button>
@@ -217,13 +218,13 @@ fn entry(app: App, id: String) -> impl IntoView {
     move || {
         match row() {
         Some(r) => view! {
-            <h3 class="ls-pop__title"><code>{r.id.clone()}</code></h3>
-            <dl id="ls-inspector" class="ls-pop__fields">
+            <h3 id="ls-pop-h" class="ls-pop__title"><code>{r.id.clone()}</code></h3>
+            <div id="ls-pop-d"><dl id="ls-inspector" class="ls-pop__fields">
                 {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
-            </dl>
+            </dl></div>
         }
         .into_any(),
-        None => view! { <p class="ls-muted">{format!("{id} · {}", t("ui.gone", app.lang.get()))}</p> }.into_any(),
+        None => view! { <p id="ls-pop-h" class="ls-muted">{format!("{id} · {}", t("ui.gone", app.lang.get()))}</p> }.into_any(),
     }
     }
 }
@@ -236,14 +237,14 @@ fn message(app: App, id: u64) -> impl IntoView {
     move || {
         match m() {
         Some(m) => view! {
-            <h3 class="ls-pop__title">{m.label.clone()}</h3>
-            <p class="ls-muted">{format!("t={} → t={}", m.sent_at, m.deliver_at)}</p>
+            <h3 id="ls-pop-h" class="ls-pop__title">{m.label.clone()}</h3>
+            <div id="ls-pop-d"><p class="ls-muted">{format!("t={} → t={}", m.sent_at, m.deliver_at)}</p>
             <dl id="ls-wire" class="ls-pop__fields">
                 {m.wire.iter().map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> }).collect_view()}
-            </dl>
+            </dl></div>
         }
         .into_any(),
-        None => view! { <p class="ls-muted">{t("ui.delivered", app.lang.get())}</p> }.into_any(),
+        None => view! { <p id="ls-pop-h" class="ls-muted">{t("ui.delivered", app.lang.get())}</p> }.into_any(),
     }
     }
 }

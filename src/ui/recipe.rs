@@ -129,7 +129,7 @@ fn Panel() -> impl IntoView {
         view! { <label class="ls-inline"><input id=format!("ls-recipe-{which}") type="checkbox" prop:checked=on on:change=flip/>{move || w(which, lang())}</label> }
     };
     view! {
-        <aside class="ls-editor ls-recipe" role="dialog" aria-modal="false" aria-labelledby="ls-recipe-h" id="ls-recipe-dialog">
+        <section class="ls-editor ls-recipe" role="dialog" aria-modal="false" aria-labelledby="ls-recipe-h" id="ls-recipe-dialog">
             <h2 id="ls-recipe-h">{move || w("title", lang())}</h2>
             <p class="ls-muted">{move || w("hint", lang())}</p>
             <label class="ls-inline">{move || w("start", lang())}
@@ -153,7 +153,7 @@ fn Panel() -> impl IntoView {
                 <button id="ls-recipe-close" on:click=move |_| app.recipe.set(false)>{tr(app, "ui.close")}</button>
             </div>
             <Verdict/>
-        </aside>
+        </section>
     }
 }
 

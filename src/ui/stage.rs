@@ -1,13 +1,15 @@
 //! The stage on the page: an `<svg>` sized to its box, whose content is the view's scene for
 //! the current frame. A change of frame animates from what was drawn to the new scene over
 //! the transition's time (requestAnimationFrame; instant with reduced motion); clicks on a
-//! client, an entry or a message open their popover.
+//! client, an entry or a message open their popover (and so do keys: [`super::stagekeys`]).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::state::{App, Pop};
-use super::{browser, popover};
+use super::stagekeys::pop_of;
+use super::state::App;
+use super::{browser, popover, stagekeys};
+use crate::view::i18n::t;
 use crate::view::patch::{self, Drawn, Edit, Patch};
 use crate::view::scene::Scene;
 use crate::view::stage::{scene, Opts};
@@ -67,41 +69,34 @@ pub fn Stage() -> impl IntoView {
         }
     });
     let click = move |ev: leptos::ev::MouseEvent| {
-        let Some(target) = ev
+        let hit = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
-            return;
-        };
-        let Ok(Some(hit)) = target.closest("[data-client],[data-entry],[data-msg],[data-server]")
-        else {
-            app.pop.set(None);
-            return;
-        };
-        let pop = if let Some(c) = hit
-            .get_attribute("data-client")
-            .and_then(|v| v.parse().ok())
-        {
-            Pop::Client(c)
-        } else if let Some(e) = hit.get_attribute("data-entry") {
-            Pop::Entry(e)
-        } else if let Some(s) = hit
-            .get_attribute("data-server")
-            .and_then(|v| v.parse().ok())
-        {
-            Pop::Server(s)
-        } else {
-            match hit.get_attribute("data-msg").and_then(|v| v.parse().ok()) {
-                Some(m) => Pop::Message(m),
-                None => return,
-            }
-        };
-        app.pop.set(Some(pop));
+            .and_then(|t| {
+                t.closest("[data-client],[data-entry],[data-msg],[data-server]")
+                    .ok()
+                    .flatten()
+            });
+        app.pop.set(hit.as_ref().and_then(pop_of));
     };
-    let label = move || app.frame.with(|f| f.narration.clone());
+    // A popover closing gives focus back to the shape it was opened from.
+    Effect::new(move |was: Option<bool>| {
+        let open = app.pop.with(Option::is_some);
+        if let (Some(true), false, Some(el)) = (was, open, svg.get_untracked()) {
+            request_animation_frame(move || stagekeys::restore(&el));
+        }
+        open
+    });
+    // The picture's text alternative follows the frame; its things are the named stops.
+    let label = move || {
+        app.frame.with(|f| {
+            let step = t("a11y.step", app.lang.get()).replace("{n}", &f.step.to_string());
+            format!("{step} {}", f.narration)
+        })
+    };
     view! {
         <div class="ls-stage-host" node_ref=host>
-            <svg id="ls-stage" class="ls-stage" node_ref=svg role="img" aria-label=label on:click=click
+            <svg id="ls-stage" class="ls-stage" node_ref=svg role="group" tabindex="-1" aria-label=label on:click=click
                 width=move || size.get().0.to_string() height=move || size.get().1.to_string()
                 viewBox=move || format!("0 0 {} {}", size.get().0, size.get().1)
                 font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', sans-serif"></svg>
@@ -156,11 +151,12 @@ fn animate(
 
 /// Brings the `<svg>`'s children from what `shown` says they are to `new`: only the items that
 /// changed are parsed again (the whole content when most did, or when the children are not
-/// what was last drawn).
+/// what was last drawn); then the keyboard's stop is put back on what it was on.
 fn redraw(el: &web_sys::Element, new: Drawn, shown: StoredValue<Drawn>) {
+    stagekeys::note_focus(el);
     let kids = el.children();
     let patch = shown.with_value(|old| match kids.length() as usize == old.len() {
-        true => patch::diff(old, &new),
+        true => patch::diff_with(old, &new, !stagekeys::holds_focus(el)),
         false => patch::diff(&Vec::new(), &new),
     });
     let full = || new.iter().map(|(_, m)| m.as_str()).collect::<String>();
@@ -179,10 +175,12 @@ fn redraw(el: &web_sys::Element, new: Drawn, shown: StoredValue<Drawn>) {
         }
     }
     shown.set_value(new);
+    stagekeys::after_redraw(el);
 }
 
 /// Walks the new drawing order: keeps, replaces in place, inserts runs of new items at once.
 fn apply_edits(el: &web_sys::Element, kids: &web_sys::HtmlCollection, edits: Vec<Edit>) {
+    let active = leptos::prelude::document().active_element();
     let (mut at, mut pending, mut n) = (0u32, String::new(), 0u32);
     for e in edits {
         if let Edit::Insert(m) = e {
@@ -198,7 +196,10 @@ fn apply_edits(el: &web_sys::Element, kids: &web_sys::HtmlCollection, edits: Vec
             pending.clear();
         }
         if let (Edit::Replace(m), Some(k)) = (e, kids.item(at)) {
-            k.set_outer_html(&m);
+            // The focused shape changes in place; any other is parsed anew.
+            if active.as_ref() != Some(&k) || !stagekeys::morph(&k, &m) {
+                k.set_outer_html(&m);
+            }
         }
         at += 1;
     }

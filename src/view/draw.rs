@@ -137,8 +137,20 @@ fn sin_cos_turn(f: f32) -> (f32, f32) {
 }
 
 impl Item {
-    pub(super) fn svg(&self) -> String {
+    /// The item as SVG: for an export or a poster (`page` false), or for the live page, where
+    /// a thing a keyboard reaches carries its tab stop, role and name and the rest is hidden
+    /// from assistive technology (the stage's own label and those names tell the picture).
+    pub(super) fn svg(&self, page: bool) -> String {
         let mut attrs = String::new();
+        match (&self.focus, page) {
+            (Some(f), true) => attrs.push_str(&format!(
+                r#" tabindex="-1" role="button" aria-haspopup="dialog" aria-label="{}" data-focus="{}""#,
+                esc(&f.name),
+                esc(&f.id)
+            )),
+            (None, true) => attrs.push_str(r#" aria-hidden="true""#),
+            _ => {}
+        }
         if !self.class.is_empty() {
             attrs.push_str(&format!(r#" class="{}""#, esc(&self.class)));
         }
@@ -177,7 +189,7 @@ impl Scene {
         self.items
             .iter()
             .filter(|i| !i.transient)
-            .map(Item::svg)
+            .map(|i| i.svg(false))
             .collect()
     }
 }

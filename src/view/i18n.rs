@@ -180,6 +180,11 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("help.play", "Space  play / pause", "空格  播放 / 暂停"),
     ("help.home", "Home / End  first / last step", "Home / End  第一步 / 最后一步"),
     ("help.help", "?  this help", "?  显示帮助"),
+    ("a11y.step", "Step {n}.", "第 {n} 步。"),
+    ("help.stage", "Tab to the stage, then ↑ / ↓  walk its clients, servers, entries and messages", "Tab 进入舞台，然后 ↑ / ↓  依次走过客户端、服务器、节点和消息"),
+    ("help.open", "Enter / Space  open what is focused (Esc closes it)", "Enter / 空格  打开当前选中的对象（Esc 关闭）"),
+    ("help.client_keys", "On a client: c crash · p pause · l cut / heal its link · x end its session · a acquire · u release", "在客户端上：c 崩溃 · p 停顿 · l 断开 / 恢复网络 · x 结束会话 · a 加锁 · u 释放"),
+    ("help.server_keys", "On a server: c crash · r restart from its disk · p pause", "在服务器上：c 崩溃 · r 从磁盘重启 · p 停顿"),
 ];
 
 /// Labels only the full bundle shows (compare mode, the requirements matrix).

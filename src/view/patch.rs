@@ -38,12 +38,18 @@ pub fn markup(scene: &Scene, moving: bool) -> Drawn {
         .items
         .iter()
         .filter(|i| moving || !i.transient)
-        .map(|i| (i.key.clone(), i.svg()))
+        .map(|i| (i.key.clone(), i.svg(true)))
         .collect()
 }
 
 /// How to turn the `old` drawing into the `new` one.
 pub fn diff(old: &Drawn, new: &Drawn) -> Patch {
+    diff_with(old, new, true)
+}
+
+/// The same, item by item however much changed (`rewrite` false): while keyboard focus is on
+/// the stage, the focused shape must survive the step.
+pub fn diff_with(old: &Drawn, new: &Drawn, rewrite: bool) -> Patch {
     let full = || Patch::Full(new.iter().map(|(_, m)| m.as_str()).collect());
     let (Some(was), Some(_)) = (index(old), index(new)) else {
         return full();
@@ -78,7 +84,7 @@ pub fn diff(old: &Drawn, new: &Drawn) -> Patch {
             }
         }
     }
-    if changed * 2 > new.len().max(1) {
+    if rewrite && changed * 2 > new.len().max(1) {
         return full();
     }
     Patch::Edits { remove, edits }
@@ -194,5 +200,15 @@ mod tests {
             check(&Vec::new(), &Vec::new()),
             Patch::Edits { .. }
         ));
+    }
+
+    #[test]
+    fn with_focus_on_the_stage_a_mostly_changed_drawing_is_still_patched_item_by_item() {
+        let old = d(&[("a", "1"), ("b", "2"), ("c", "3")]);
+        let new = d(&[("a", "9"), ("b", "8"), ("c", "3"), ("x", "4")]);
+        assert!(matches!(diff(&old, &new), Patch::Full(_)));
+        let p = diff_with(&old, &new, false);
+        assert!(matches!(p, Patch::Edits { .. }));
+        assert_eq!(apply(&old, &p), vec!["9834".to_string()]);
     }
 }

@@ -108,6 +108,17 @@ pub struct Item {
     pub enter: Enter,
     /// Drawn only while a transition runs (a message arriving, a watch event's pulse).
     pub transient: bool,
+    /// What a keyboard reaches: the thing this item stands for and its accessible name.
+    pub focus: Option<Focus>,
+}
+
+/// A thing on the stage a keyboard can reach (a client, a server, an entry, a message): its
+/// identity across frames (`client:2`, `server:1`, `entry:<id>`, `msg:<id>`) and what a
+/// screen reader says for it ("C2, waits for lock-0000000001, session 8 s left").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Focus {
+    pub id: String,
+    pub name: String,
 }
 
 impl Item {
@@ -124,6 +135,7 @@ impl Item {
             title: None,
             enter: Enter::Fade,
             transient: false,
+            focus: None,
         }
     }
     pub fn fill(mut self, c: &'static str) -> Item {
@@ -152,6 +164,10 @@ impl Item {
     }
     pub fn enter(mut self, e: Enter) -> Item {
         self.enter = e;
+        self
+    }
+    pub fn focus(mut self, id: String, name: String) -> Item {
+        self.focus = Some(Focus { id, name });
         self
     }
     pub fn transient(mut self) -> Item {

@@ -36,6 +36,8 @@ pub fn tween(prev: &Scene, next: &Scene, u: f32) -> Scene {
             let mut it = p.clone();
             it.opacity = (p.opacity as f32 * (1.0 - u)).round() as u8;
             it.transient = true;
+            // Leaving, it is no longer something to reach.
+            it.focus = None;
             items.push(it);
         }
     }

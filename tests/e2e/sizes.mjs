@@ -69,10 +69,15 @@ import { DIST } from './harness.mjs';
 // 602,313 B; studio 632,358 → 690,968 B, of which the recipe language (parser, compiler,
 // interpreter, editor: studio only — the other pages hand a recipe over, `Source::new`) is most.
 // Measured before that move: full 620,720 B with the language in it.
+// Raised by the stage as a keyboard surface (issue 57: every client, server, entry and message a
+// named tab stop, ↑/↓ and Enter and fault letters, focus kept across redraws, the caption's
+// spoken step, the help lines in en/zh): lean 389,130 → 395,884 B (+6.8 KB, under its ceiling;
+// the `on:` listeners it first had on the `<svg>` cost 2.9 KB more and became the page's one
+// keydown listener), full 602,313 → 610,069 B, studio 690,968 → 698,534 B.
 export const BUDGETS = {
   'index.html': { label: 'lean first bundle (index.html)', ceiling: 396_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 602_400, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 691_100, goal: null },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 610_100, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 698_600, goal: null },
 };
 
 export function sizes(page) {

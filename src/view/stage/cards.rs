@@ -20,8 +20,9 @@ impl Builder<'_> {
                 || f.monitors.stuck_now.contains(&c.id);
             let first = self.items.len();
             self.card(c, r, alarm);
-            // Everything on the card opens the client's actions.
+            // Everything on the card opens the client's actions; the card is its tab stop.
             self.tag(first, "client", &c.id.to_string());
+            self.reach(first, format!("client:{}", c.id), self.client_name(c));
         }
     }
 

@@ -164,6 +164,8 @@ impl Builder<'_> {
         }
         if transient {
             dot = dot.transient();
+        } else if !m.heartbeat {
+            dot = dot.focus(format!("msg:{}", m.id), self.message_name(m));
         }
         self.push(dot);
         let room = self.g.lane_h >= self.g.ty.small as f32 * 2.3;

@@ -91,7 +91,8 @@ impl Builder<'_> {
         .attr("stroke-dasharray", "3 3")
         .opacity(fade)
         .data("evidence", evidence)
-        .data("entry", gh.id.clone());
+        .data("entry", gh.id.clone())
+        .focus(format!("entry:{}", gh.id), self.ghost_name(gh));
         self.push(rect);
         if !g.row_text() {
             return;

@@ -13,6 +13,7 @@ mod fit;
 mod ghosts;
 mod lost;
 mod marks;
+mod names;
 mod pausebar;
 mod peers;
 mod resource;
@@ -230,5 +231,7 @@ impl Builder<'_> {
 mod tests;
 #[cfg(test)]
 mod tests_labels;
+#[cfg(test)]
+mod tests_names;
 #[cfg(test)]
 mod tests_overlap;

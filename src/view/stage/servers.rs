@@ -121,6 +121,9 @@ impl Builder<'_> {
             } else if electing {
                 item = item.data("evidence", "electing");
             }
+            if let Some(v) = self.f.servers.iter().find(|s| s.id == id) {
+                item = item.focus(format!("server:{id}"), self.server_name(v));
+            }
             self.push(item);
         }
         self.peer_links();

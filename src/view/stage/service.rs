@@ -134,7 +134,11 @@ impl Builder<'_> {
         if matches!(life, Lifetime::Session | Lifetime::Expiring(_)) {
             rect = rect.attr("stroke-dasharray", "5 3");
         }
-        self.push(rect.title(self.tip(r)));
+        let name = self.entry_name(r);
+        self.push(
+            rect.title(self.tip(r))
+                .focus(format!("entry:{}", r.id), name),
+        );
         if let Some(o) = r.owner {
             self.push(
                 Item::new(
