@@ -257,13 +257,16 @@ impl ErrorCode {
     }
 }
 
-/// Watch event types (`Watcher.Event.EventType`) carried by server notifications.
+/// Watch event types (`Watcher.Event.EventType`) carried by server notifications, and `None`,
+/// which no server sends: a client library's own event to its watchers (kazoo calls every
+/// watcher with one when its connection is lost, and forgets them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum EventType {
     NodeCreated,
     NodeDeleted,
     NodeDataChanged,
     NodeChildrenChanged,
+    None,
 }
 
 impl EventType {
@@ -274,6 +277,7 @@ impl EventType {
             EventType::NodeDeleted => "NodeDeleted",
             EventType::NodeDataChanged => "NodeDataChanged",
             EventType::NodeChildrenChanged => "NodeChildrenChanged",
+            EventType::None => "None",
         }
     }
 
@@ -283,6 +287,7 @@ impl EventType {
             EventType::NodeDeleted => "NODE_DELETED",
             EventType::NodeDataChanged => "NODE_DATA_CHANGED",
             EventType::NodeChildrenChanged => "NODE_CHILDREN_CHANGED",
+            EventType::None => "NONE",
         }
     }
 }

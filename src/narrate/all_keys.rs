@@ -3,7 +3,7 @@
 use super::Key;
 
 /// Every key, for completeness tests.
-pub const ALL_KEYS: [Key; 110] = [
+pub const ALL_KEYS: [Key; 111] = [
     Key::CmdSyncRead,
     Key::CmdExtend,
     Key::CmdPauseLinks,
@@ -98,6 +98,7 @@ pub const ALL_KEYS: [Key; 110] = [
     Key::TimerAcquireTimeout,
     Key::TimerPing,
     Key::TimerReadTimeout,
+    Key::TimerReadTimeoutSpent,
     Key::TimerReconnect,
     Key::SessionExpires,
     Key::ServiceTick,

@@ -95,6 +95,8 @@ pub enum Key {
     TimerAcquireTimeout,
     TimerPing,
     TimerReadTimeout,
+    /// kazoo's read timeout: its watchers are spent with a NONE event.
+    TimerReadTimeoutSpent,
     TimerReconnect,
     SessionExpires,
     ServiceTick,

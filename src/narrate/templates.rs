@@ -28,6 +28,7 @@ pub(super) fn template(k: Key, lang: Lang) -> &'static str {
         Key::TimerWorkDone => ("{c} finishes its work.", "{c} 完成了工作。"),
         Key::TimerAcquireTimeout => ("{c} gives up waiting (acquire timeout).", "{c} 放弃等待（获取超时）。"),
         Key::TimerPing => ("{c} has been idle for a third of its session timeout and sends a ping.", "{c} 空闲了会话超时的三分之一，发送心跳。"),
+        Key::TimerReadTimeoutSpent => ("{c} has heard nothing for two thirds of its timeout: it is now Disconnected. kazoo forgets its watch on {a} and calls the watcher with a NONE event; it will not set the watch again when it reconnects.", "{c} 在超时的三分之二内没有收到任何消息：进入 Disconnected。kazoo 清除对 {a} 的监视，并以 NONE 事件调用该监视器；重连后不会再设置这个监视。"),
         Key::TimerReadTimeout => ("{c} has heard nothing for two thirds of its timeout: it is now Disconnected (its session may still be alive).", "{c} 在超时的三分之二内没有收到任何消息：进入 Disconnected（会话可能仍然存活）。"),
         Key::TimerReconnect => ("{c} tries to reconnect to the server.", "{c} 尝试重新连接服务器。"),
         Key::SessionExpires => ("The server expires {c}'s session {a}: no ping for its timeout. Its ephemeral nodes are deleted in one transaction (zxid {n}): {b}.", "服务器使 {c} 的会话 {a} 过期：超时时间内没有心跳。其临时节点在一个事务中被删除（zxid {n}）：{b}。"),

@@ -45,6 +45,9 @@ pub struct ServiceConfig {
     /// vain (kazoo's connection retry: 100 ms, doubling, at most 60 s; F12); otherwise it
     /// walks on at once.
     pub backoff_after_pass: bool,
+    /// The ZooKeeper library is kazoo: a lost connection spends every watcher with a NONE
+    /// event, and a reconnect sets no watch again.
+    pub kazoo: bool,
     pub timeless: bool,
     /// ZooKeeper: an ensemble of this many servers (`None`: one standalone server).
     pub ensemble: Option<u8>,
@@ -374,6 +377,11 @@ pub trait ClientLib {
         false
     }
     fn conn_state(&self) -> ConnState;
+    /// Watches the library forgot when its connection broke, each spent with a NONE event
+    /// (kazoo), until it is connected again.
+    fn spent_watches(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The session timeout the library negotiated (0: the service has no sessions).
     fn session_timeout(&self) -> Tick;
 }

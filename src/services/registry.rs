@@ -259,6 +259,10 @@ macro_rules! registry {
             pub fn session_timeout(&self) -> Tick {
                 match self { $( $( #[$attr] Lib::$v(l) => ClientLib::session_timeout(l), )* )* }
             }
+
+            pub fn spent_watches(&self) -> Vec<String> {
+                match self { $( $( #[$attr] Lib::$v(l) => ClientLib::spent_watches(l), )* )* }
+            }
         }
 
         impl Up {

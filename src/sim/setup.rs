@@ -28,6 +28,7 @@ fn config(sc: &Scenario) -> ServiceConfig {
         timeless: sc.timeless,
         lost_after_timeout: sc.recipe.curator_framework(),
         backoff_after_pass: sc.recipe == crate::recipes::RecipeKind::Kazoo,
+        kazoo: sc.recipe == crate::recipes::RecipeKind::Kazoo,
         ensemble: sc.ensemble,
         masters: sc.masters,
         clocks: sc.clocks.clone(),

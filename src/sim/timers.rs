@@ -38,6 +38,12 @@ impl World {
             Timer::KeepAlive => Key::TimerKeepAlive,
             Timer::Resend => Key::TimerResend,
         };
+        let spent = self.clients[c].lib.spent_watches();
+        if let (Key::TimerReadTimeout, Some(p)) = (key, spent.first()) {
+            let n = Narration::new(Key::TimerReadTimeoutSpent, Some(c))
+                .a(crate::narrate::short_path(p));
+            return n.phase(self.clients[c].recipe.shown_phase());
+        }
         Narration::new(key, Some(c)).phase(self.clients[c].recipe.shown_phase())
     }
 

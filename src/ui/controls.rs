@@ -222,7 +222,7 @@ pub fn install_keyboard(app: App) {
             "Escape" => {
                 app.help.set(false);
                 app.dialog.set(None);
-                app.pop.set(None);
+                super::stagekeys::close(app);
                 true
             }
             _ => false,

@@ -44,7 +44,7 @@ pub fn Popover(size: RwSignal<(u32, u32)>) -> impl IntoView {
             view! {
                 <div id="ls-pop" class="ls-pop" role="dialog" style=style tabindex="-1" aria-labelledby="ls-pop-h" aria-describedby="ls-pop-d">
                     {body}
-                    <button class="ls-pop__close" on:click=move |_| app.pop.set(None) aria-label=tr(app, "ui.close")>"×"</button>
+                    <button class="ls-pop__close" on:click=move |_| super::stagekeys::close(app) aria-label=tr(app, "ui.close")>"×"</button>
                 </div>
             }
         })
@@ -57,7 +57,7 @@ fn client(app: App, c: usize) -> impl IntoView {
     let act = move |cmd: Command| {
         move |_| {
             app.inject(cmd.clone());
-            app.pop.set(None);
+            super::stagekeys::close(app);
         }
     };
     let partitioned = move || row().is_some_and(|r| r.partitioned);
@@ -106,13 +106,13 @@ fn client(app: App, c: usize) -> impl IntoView {
             {kazoo.then(|| view! { <button data-act="cancel" on:click=act(Command::Cancel { client: c })>{tr(app, "act.cancel")}</button> })}
             <button class="ls-fault" data-act="crash" on:click=act(Command::Crash { client: c })>{tr(app, "act.crash")}</button>
             <span class="ls-pop__pause">
-                <button class="ls-fault" data-act="pause" on:click=move |_| { app.inject(Command::Pause { client: c, ticks: app.pause_ticks.get_untracked() }); app.pop.set(None); }>{tr(app, "act.pause")}</button>
+                <button class="ls-fault" data-act="pause" on:click=move |_| { app.inject(Command::Pause { client: c, ticks: app.pause_ticks.get_untracked() }); super::stagekeys::close(app); }>{tr(app, "act.pause")}</button>
                 <input id="ls-pause-ticks" type="number" min="1" max="5000" aria-label=tr(app, "ui.pause_ticks")
                     prop:value=move || app.pause_ticks.get().to_string()
                     on:change=move |ev| app.pause_ticks.set(event_target_value(&ev).parse().unwrap_or(40).clamp(1, 5000))/>
                 {tr(app, "ui.pause_ticks")}
             </span>
-            <button class="ls-fault" data-act="partition" on:click=move |_| { app.inject(if partitioned() { Command::Heal { client: c } } else { Command::Partition { client: c } }); app.pop.set(None); }>
+            <button class="ls-fault" data-act="partition" on:click=move |_| { app.inject(if partitioned() { Command::Heal { client: c } } else { Command::Partition { client: c } }); super::stagekeys::close(app); }>
                 {move || t(if partitioned() { "act.heal" } else { "act.partition" }, app.lang.get())}
             </button>
             {end_session.map(|key| view! {
@@ -137,7 +137,7 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
     let act = move |cmd: Command| {
         move |_| {
             app.inject(cmd.clone());
-            app.pop.set(None);
+            super::stagekeys::close(app);
         }
     };
     let down = move || view().is_some_and(|v| v.down);
@@ -153,7 +153,7 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
     let jump = move |sign: i64| {
         let by = sign * ttl() as i64;
         app.inject(Command::ClockJump { server: s, by });
-        app.pop.set(None);
+        super::stagekeys::close(app);
     };
     view! {
         <h3 id="ls-pop-h" class="ls-pop__title">{move || view().map(|v| v.label).unwrap_or_default()}</h3>
@@ -167,7 +167,7 @@ fn server(app: App, s: crate::services::ServerId) -> impl IntoView {
                 view! {
                     <button class="ls-fault" data-act="crash-server" on:click=act(Command::CrashServer { server: s })>{tr(app, "act.crash_server")}</button>
                     {pauses(peers()).into_iter().map(|(act, key, cmd)| view! {
-                        <button class="ls-fault" data-act=act on:click=move |_| { app.inject(cmd(s, app.pause_ticks.get_untracked())); app.pop.set(None); }>
+                        <button class="ls-fault" data-act=act on:click=move |_| { app.inject(cmd(s, app.pause_ticks.get_untracked())); super::stagekeys::close(app); }>
                             {move || format!("{} {}", t(key, app.lang.get()), app.pause_ticks.get())}
                         </button>
                     }).collect_view()}
@@ -220,7 +220,7 @@ fn entry(app: App, id: String) -> impl IntoView {
         Some(r) => view! {
             <h3 id="ls-pop-h" class="ls-pop__title"><code>{r.id.clone()}</code></h3>
             <div id="ls-pop-d"><dl id="ls-inspector" class="ls-pop__fields">
-                {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
+                {r.fields().into_iter().map(|(k, v)| view! { <dt>{k}</dt>" "<dd>{v}</dd>" " }).collect_view()}
             </dl></div>
         }
         .into_any(),
@@ -240,7 +240,7 @@ fn message(app: App, id: u64) -> impl IntoView {
             <h3 id="ls-pop-h" class="ls-pop__title">{m.label.clone()}</h3>
             <div id="ls-pop-d"><p class="ls-muted">{format!("t={} → t={}", m.sent_at, m.deliver_at)}</p>
             <dl id="ls-wire" class="ls-pop__fields">
-                {m.wire.iter().map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> }).collect_view()}
+                {m.wire.iter().map(|(k, v)| view! { <dt>{k.clone()}</dt>" "<dd>{v.clone()}</dd>" " }).collect_view()}
             </dl></div>
         }
         .into_any(),

@@ -19,6 +19,8 @@ thread_local! {
     /// The thing that holds the stage's tab stop (`client:1`), and the shape that last had
     /// focus on it (the page has one stage).
     static HERE: RefCell<(Option<String>, Option<web_sys::Element>)> = const { RefCell::new((None, None)) };
+    /// The open popover was opened from the keyboard (closing it gives focus back).
+    static BY_KEY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn current() -> Option<String> {
@@ -176,6 +178,24 @@ pub fn restore(svg: &web_sys::Element) {
     }
 }
 
+/// Closes the popover. Focus inside it goes back to the shape it was opened from first, while
+/// the dialog still exists, so a screen reader follows focus out of the dialog to the shape.
+pub fn close(app: App) {
+    let doc = leptos::prelude::document();
+    let inside = doc
+        .active_element()
+        .is_some_and(|a| a.closest("#ls-pop").ok().flatten().is_some());
+    let by_key = BY_KEY.with(|k| k.replace(false));
+    if let (true, Some(svg)) = (inside && by_key, doc.get_element_by_id("ls-stage")) {
+        let want = current();
+        if let Some(e) = stops(&svg).into_iter().find(|e| id_of(e) == want) {
+            focus(&e);
+            hold(&e);
+        }
+    }
+    app.pop.set(None);
+}
+
 /// A key pressed on the page: handled here (true) when a shape on the stage has focus and
 /// the key means something to it.
 pub fn key(app: App, ev: &web_sys::KeyboardEvent) -> bool {
@@ -221,9 +241,10 @@ pub fn key(app: App, ev: &web_sys::KeyboardEvent) -> bool {
 }
 
 /// Opens the shape's popover and, once it is drawn, moves focus into it: its first action,
-/// else the popover itself (its fields are its description).
+/// else its close button (a screen reader then says the dialog, its name and its fields).
 fn open(app: App, me: &web_sys::Element) {
     let Some(pop) = pop_of(me) else { return };
+    BY_KEY.with(|k| k.set(true));
     app.pop.set(Some(pop));
     request_animation_frame(|| {
         let doc = leptos::prelude::document();
@@ -231,7 +252,7 @@ fn open(app: App, me: &web_sys::Element) {
             .query_selector("#ls-pop .ls-pop__acts button")
             .ok()
             .flatten()
-            .or_else(|| doc.query_selector("#ls-pop").ok().flatten());
+            .or_else(|| doc.query_selector("#ls-pop .ls-pop__close").ok().flatten());
         if let Some(h) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = h.focus();
         }

@@ -106,6 +106,8 @@ pub struct ClientRow {
     pub drop_armed: bool,
     pub countdown: Countdown,
     pub session: String,
+    /// Watches its library spent with a NONE event when the connection broke (kazoo).
+    pub spent: Vec<String>,
     pub token: Option<i64>,
     /// Redlock: the lock's random value (shortened), shown instead of a token it does not have.
     pub value: Option<String>,
@@ -383,6 +385,7 @@ pub fn client_row(w: &World, a: &Around, c: &Client, lang: Lang) -> ClientRow {
             countdown(w, c)
         },
         session: session.unwrap_or_default(),
+        spent: c.lib.spent_watches(),
         token: c.app.token.filter(|_| c.recipe.gives_token()),
         value: c
             .lib

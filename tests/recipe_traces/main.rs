@@ -145,6 +145,15 @@ const SITUATIONS: &[Situation] = &[
         freeze_after: 5,
         ..BASE
     },
+    Situation {
+        name: "kazoo_waiter_disconnected",
+        recipe: RecipeKind::Kazoo,
+        label: true,
+        // C1 releases after C2's read timeout dropped the frozen connection, and C2 is healed
+        // within its session.
+        gaps: &[(4, 4500), (5, 500)],
+        ..BASE
+    },
 ];
 
 fn trace(name: &str) -> Value {
@@ -347,4 +356,5 @@ situations! {
     curator_ensemble_tracker_adds_only_its_config_reads => 14,
     kazoo_cancel_whose_delete_is_lost_leaves_the_node_while_the_session_lives => 15,
     curator_semaphore_clients_that_lost_the_internal_mutex_both_wait_for_ever => 16,
+    kazoo_waiter_disconnected_resumes_without_set_watches_and_hears_no_deletion => 17,
 }

@@ -61,6 +61,12 @@ pub struct ZkClient {
     /// kazoo: back off after a whole pass of the connect string is refused (see `timers.rs`);
     /// the server the pass began at, and how many passes were refused.
     pub backoff_after_pass: bool,
+    /// kazoo: a lost connection clears its watchers, each called with a NONE event, and a
+    /// reconnect never sends setWatches (kazoo 2.11 `_reset_watchers`; recorded:
+    /// `kazoo_waiter_disconnected`). Otherwise the watch tables are re-sent on reconnect.
+    pub drops_watches: bool,
+    /// The paths whose watchers kazoo spent with a NONE event, until it is connected again.
+    spent: SortedSet<String>,
     pub tick_ms: Tick,
     pass_from: u8,
     passes: u32,
@@ -90,6 +96,8 @@ impl ZkClient {
             host: 0,
             tried: false,
             backoff_after_pass: false,
+            drops_watches: false,
+            spent: SortedSet::new(),
             tick_ms: 1,
             pass_from: 0,
             passes: 0,
@@ -111,6 +119,11 @@ impl ZkClient {
         vec![LibOut::Send(Up::Connect {
             timeout_ms: self.requested_timeout,
         })]
+    }
+
+    /// Watchers spent with a NONE event while the connection is down (kazoo).
+    pub fn spent(&self) -> Vec<String> {
+        self.spent.iter().cloned().collect()
     }
 
     pub fn outstanding(&self) -> usize {
@@ -207,6 +220,7 @@ impl ZkClient {
         new_session: bool,
     ) -> Vec<LibOut> {
         self.conn = Conn::Connected;
+        self.spent.clear();
         (self.tried, self.passes) = (false, 0);
         self.disconnected_at = None;
         self.session = Some(session);
@@ -285,8 +299,35 @@ impl ZkClient {
         let mut out = self.fail_pending(ErrorCode::ConnectionLoss);
         if !was_connecting {
             out.push(LibOut::Session(SessionEvent::Disconnected));
+            if self.drops_watches {
+                out.extend(self.spend_watches());
+            }
         }
         out
+    }
+
+    /// kazoo on SUSPENDED: every watcher is forgotten and called once with a NONE event (a
+    /// data or exists watcher per path, and a child watcher per path).
+    fn spend_watches(&mut self) -> Vec<LibOut> {
+        let data: SortedSet<String> = self
+            .data_watches
+            .iter()
+            .chain(&self.exist_watches)
+            .cloned()
+            .collect();
+        let child = std::mem::take(&mut self.child_watches);
+        self.data_watches.clear();
+        self.exist_watches.clear();
+        self.spent.extend(data.iter().chain(&child).cloned());
+        data.into_iter()
+            .chain(child)
+            .map(|path| {
+                LibOut::Answer(Answer::Event(crate::engine::WatchedEvent {
+                    kind: crate::engine::EventType::None,
+                    path,
+                }))
+            })
+            .collect()
     }
 
     fn fail_pending(&mut self, e: ErrorCode) -> Vec<LibOut> {

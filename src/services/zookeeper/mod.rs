@@ -45,6 +45,7 @@ pub fn lib(cfg: &ServiceConfig) -> Lib {
     let mut lib = Lib::new(cfg.session_timeout);
     lib.lost_after_timeout = cfg.lost_after_timeout;
     lib.backoff_after_pass = cfg.backoff_after_pass;
+    lib.drops_watches = cfg.kazoo;
     // A ZooKeeper tick is 2000 ms in the recordings' configuration.
     lib.tick_ms = 2000 / cfg.tick_time.max(1);
     lib

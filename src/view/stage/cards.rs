@@ -240,6 +240,16 @@ impl Builder<'_> {
                 VIOLATION,
                 "wire-cut",
             ),
+            // kazoo spent its watcher when the connection broke: that is what it did.
+            _ if c.partitioned && !c.spent.is_empty() => (
+                format!(
+                    "{}{}",
+                    self.say("link cut; ", "网络被切断；"),
+                    self.spent_words(&c.spent[0])
+                ),
+                VIOLATION,
+                "wire-cut",
+            ),
             _ if c.partitioned => (
                 self.say(
                     format!("link cut; it thinks: {}{session}", c.conn_label),
@@ -252,6 +262,14 @@ impl Builder<'_> {
         };
         let mut forms = vec![text];
         // A cut link keeps its reason, not "it thinks" without what it thinks.
+        if c.partitioned && !c.spent.is_empty() {
+            forms.push(self.say(
+                "link cut · NONE: watch forgotten",
+                "网络被切断 · NONE：监视已清除",
+            ));
+            // The wire draws the cut; the card keeps what kazoo did.
+            forms.push(self.say("NONE: watch forgotten", "NONE：监视已清除"));
+        }
         if c.partitioned {
             forms.push(match c.server_down {
                 true => self.say("its server is down", "它的服务器已宕机"),
@@ -300,6 +318,15 @@ impl Builder<'_> {
         }
     }
 
+    /// kazoo forgot its watch when the connection broke: its watcher got a NONE event.
+    pub(super) fn spent_words(&self, path: &str) -> String {
+        let name = crate::view::lanes::tail(path);
+        self.say(
+            format!("NONE: watch on {name} forgotten"),
+            format!("NONE：对 {name} 的监视已清除"),
+        )
+    }
+
     /// Its token first (what fencing needs), then the node it believes is its own, then its
     /// connection when not connected.
     fn details(&self, c: &ClientRow) -> String {
@@ -338,6 +365,9 @@ impl Builder<'_> {
         }
         if c.conn != crate::services::ConnState::Connected {
             parts.push(c.conn_label.clone());
+        }
+        if let Some(p) = c.spent.first() {
+            parts.push(self.spent_words(p));
         }
         if let Countdown::Left { left, total: 0 } = c.countdown {
             parts.push(self.ttl(left));

@@ -40,6 +40,9 @@ impl Builder<'_> {
             Countdown::Ended => parts.push(self.say("session ended", "会话已结束")),
             Countdown::None => {}
         }
+        if let Some(p) = c.spent.first() {
+            parts.push(self.spent_words(p));
+        }
         if let Some(e) = &c.error {
             parts.push(e.clone());
         }

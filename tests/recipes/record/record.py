@@ -233,7 +233,7 @@ SITUATIONS = {
                "connection kazoo closes on its read timeout). C2 is unfrozen as soon as kazoo has closed that "
                "connection, so it reconnects within its session. 4 s later C2 closes its client; then C1 releases. (C1 "
                "releases only after C2's close because kazoo drops its watches when a connection is lost and "
-               "does not set them again on reconnect, which the simulated client does not model.)"),
+               "does not set them again on reconnect, which the simulated client at the time did not model; it does now, see kazoo_waiter_disconnected.)"),
         steps=[S("C1"), S("C2"), S("C3"),
                A("acquire C1", "C1 acquired"), A("acquire C2"), A("acquire C3"),
                FREEZE_ON("C2", "delete", "/locks/m/"),
@@ -243,6 +243,21 @@ SITUATIONS = {
                A("release C1", "C1 released", "C3 acquired"),
                A("release C3", "C3 released"),
                A("close C1", "C1 closed"), A("close C3", "C3 closed")]),
+    "kazoo_waiter_disconnected": dict(
+        lib="kazoo", recipe="lock", path="/locks/m",
+        observed=("Observed: kazoo's read timeout drops C2's frozen connection (SUSPENDED at 6.19 s, 2.8 s after the freeze); kazoo clears its watchers then (each gets a NONE event; the waiting acquire wakes and queues its getChildren). C1's delete of the watched node (zxid 7) notifies nobody: C2's connection is gone and kazoo never sends setWatches. C2's reconnects are refused while frozen (3 attempts, 0.16 then 0.32 s apart: the back-off after a whole pass of its one-host list); unfrozen, it resumes its session with a connect and no setWatches, and the queued getChildren finds its own node first: acquired, with no notification at all."),
+        notes=("kazoo Lock('/locks/m', identifier). C2 waits on C1's node (getData with a watch); the "
+               "proxy freezes C2 until kazoo's read timeout drops the connection (SUSPENDED: kazoo "
+               "clears its watchers and calls each with a NONE event, which wakes the waiting acquire); "
+               "while C2 is disconnected C1 releases; then C2 is unfrozen and reconnects within its "
+               "session."),
+        steps=[S("C1"), S("C2"),
+               A("acquire C1", "C1 acquired"), A("acquire C2"),
+               ("freeze", "C2"), CLIENT_CLOSED("C2"),
+               A("release C1", "C1 released"),
+               ("unfreeze", "C2"), W("C2 acquired"),
+               A("release C2", "C2 released"),
+               A("close C1", "C1 closed"), A("close C2", "C2 closed")]),
     "kazoo_no_identifier": dict(
         lib="kazoo", recipe="lock", path="/locks/m", identifier=False,
         observed="Observed: as kazoo_lock_three, except that every lock node is created with empty data (\"\"): Lock(path) without an identifier writes str(identifier or \"\"), and getData of a predecessor returns \"\".",

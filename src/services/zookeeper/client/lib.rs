@@ -56,6 +56,9 @@ impl ClientLib for ZkClient {
             Conn::Closed => ConnState::Closed,
         }
     }
+    fn spent_watches(&self) -> Vec<String> {
+        self.spent()
+    }
     fn session_timeout(&self) -> Tick {
         self.timeout
     }
@@ -161,6 +164,69 @@ mod tests {
                 &[1; 9]
             };
             assert_eq!(waits, want, "kazoo {kazoo}");
+        }
+    }
+
+    /// kazoo 2.11 on SUSPENDED (`_reset_watchers`): every watcher is called with a NONE event
+    /// and forgotten, and the reconnect sets no watch (it never sends setWatches); the Java
+    /// client keeps its tables and sends them with the reconnect (recorded:
+    /// `kazoo_waiter_disconnected`).
+    #[test]
+    fn kazoo_spends_its_watchers_with_none_when_the_connection_breaks_and_java_keeps_them() {
+        use crate::engine::{EventType, Response};
+        for kazoo in [true, false] {
+            let mut c = ZkClient::new(30_000);
+            c.drops_watches = kazoo;
+            c.start(0);
+            let connected = |new_session| {
+                Down::Output(Output::Connected {
+                    session: SessionId(1),
+                    timeout_ms: 30_000,
+                    zxid: 1,
+                    new_session,
+                })
+            };
+            c.receive(1, connected(true));
+            let path = "/locks/x".to_string();
+            let watch = Request::Exists {
+                path: path.clone(),
+                watch: true,
+            };
+            c.send(2, watch.into());
+            c.receive(
+                3,
+                Down::Output(Output::Reply {
+                    session: SessionId(1),
+                    xid: 1,
+                    zxid: 5,
+                    result: Ok(Response::Exists { stat: None }),
+                }),
+            );
+            let out = c.disconnect(4);
+            let nones: Vec<&str> = out
+                .iter()
+                .filter_map(|o| match o {
+                    LibOut::Answer(Answer::Event(e)) if e.kind == EventType::None => {
+                        Some(e.path.as_str())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let reconnect = c.fire(c.retry_at.unwrap(), LibTimer::Reconnect);
+            let sent = match reconnect.first() {
+                Some(LibOut::Send(Up::Reconnect { watches, .. })) => watches.exist.clone(),
+                other => panic!("a reconnect, not {other:?}"),
+            };
+            if kazoo {
+                assert_eq!(nones, [path.as_str()], "one NONE for the watcher");
+                assert!(sent.is_empty(), "no setWatches");
+                assert_eq!(c.spent(), [path.clone()], "shown until it is connected");
+                c.receive(6, connected(false));
+                assert!(c.spent().is_empty());
+            } else {
+                assert!(nones.is_empty());
+                assert_eq!(sent, [path.clone()]);
+            }
         }
     }
 }
