@@ -186,14 +186,21 @@ pub fn close(app: App) {
         .active_element()
         .is_some_and(|a| a.closest("#ls-pop").ok().flatten().is_some());
     let by_key = BY_KEY.with(|k| k.replace(false));
-    if let (true, Some(svg)) = (inside && by_key, doc.get_element_by_id("ls-stage")) {
+    let svg = doc.get_element_by_id("ls-stage");
+    let back = svg.filter(|_| inside && by_key).and_then(|svg| {
         let want = current();
-        if let Some(e) = stops(&svg).into_iter().find(|e| id_of(e) == want) {
+        stops(&svg).into_iter().find(|e| id_of(e) == want)
+    });
+    match back {
+        Some(e) => {
             focus(&e);
             hold(&e);
+            // The dialog goes a frame later: a screen reader hears focus move to the shape
+            // before the dialog it left disappears.
+            request_animation_frame(move || app.pop.set(None));
         }
+        None => app.pop.set(None),
     }
-    app.pop.set(None);
 }
 
 /// A key pressed on the page: handled here (true) when a shape on the stage has focus and

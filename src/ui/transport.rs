@@ -31,7 +31,7 @@ pub fn Caption() -> impl IntoView {
     view! {
         <div id="ls-caption" class="ls-caption" class:ls-caption--key=move || !key().is_empty() aria-live="polite" aria-atomic="true">
             // Said, not shown: which step this is (the position below changes silently).
-            <span class="ls-sr">{move || format!("{} ", t("a11y.step", app.lang.get()).replace("{n}", &app.frame.with(|f| f.step).to_string()))}</span>
+            <span class="ls-sr">{move || format!("{}\u{a0}", t("a11y.step", app.lang.get()).replace("{n}", &app.frame.with(|f| f.step).to_string()))}</span>
             {move || { let k = key(); (!k.is_empty()).then(|| view! { <strong class="ls-caption__key">{k}</strong> }) }}
             {move || now().map(|n| view! { <span class="ls-caption__now">{n}</span> })}
             <Computing/>

@@ -74,10 +74,14 @@ import { DIST } from './harness.mjs';
 // spoken step, the help lines in en/zh): lean 389,130 → 395,884 B (+6.8 KB, under its ceiling;
 // the `on:` listeners it first had on the `<svg>` cost 2.9 KB more and became the page's one
 // keydown listener), full 602,313 → 610,069 B, studio 690,968 → 698,534 B.
+// Raised by kazoo's NONE event (issue 51: the library spends its watchers when its connection
+// breaks, the card's and the step's words for it in en/zh) and the popover's focus hand-back
+// after a screen-reader trial: lean 395,884 → 397,957 B (the lean ceiling rises, still under its
+// 400 KB goal), full 611,888 B, studio 700,889 B.
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 396_800, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 610_100, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 698_600, goal: null },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 398_000, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 611_900, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 700_900, goal: null },
 };
 
 export function sizes(page) {
