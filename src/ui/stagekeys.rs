@@ -12,6 +12,9 @@ use wasm_bindgen::JsCast;
 use super::state::{App, Pop};
 use crate::sim::Command;
 
+/// How long a popover closed from the keyboard stays after focus has left it.
+const REMOVE_AFTER_MS: u64 = 150;
+
 /// The kinds of thing, in the order they are walked.
 const KINDS: [&str; 4] = ["client:", "server:", "entry:", "msg:"];
 
@@ -195,9 +198,14 @@ pub fn close(app: App) {
         Some(e) => {
             focus(&e);
             hold(&e);
-            // The dialog goes a frame later: a screen reader hears focus move to the shape
-            // before the dialog it left disappears.
-            request_animation_frame(move || app.pop.set(None));
+            // The dialog goes a moment later: Chromium tells a screen reader of the focus move
+            // in one update and of the dialog's removal in a later one (in the same update
+            // Orca handles the removal first, moves its own focus to the first shape, and then
+            // hears nothing when focus lands there).
+            set_timeout(
+                move || app.pop.set(None),
+                std::time::Duration::from_millis(REMOVE_AFTER_MS),
+            );
         }
         None => app.pop.set(None),
     }

@@ -34,6 +34,9 @@ const focused = (page) => page.evaluate(() => {
   return { id: a?.getAttribute('data-focus') ?? null, name: a?.getAttribute('aria-label') ?? '', tag: a?.tagName ?? '', act: a?.getAttribute('data-act') ?? null, inStage: !!a?.closest('#ls-stage') };
 });
 
+/** Waits for focus to move into the popover (a frame after it is drawn). */
+const inPopover = (page) => page.waitForFunction(() => !!document.activeElement?.closest('#ls-pop'));
+
 /** Tabs from the page's start until focus is on the stage; how many presses it took. */
 async function tabToStage(page) {
   for (let n = 1; n <= 60; n += 1) {
@@ -87,6 +90,7 @@ test('keyboard only: reach C2 on holder-crash, crash it from its popover, step t
     assert.match(c2.name, /^C2, /, c2.name);
     await page.keyboard.press('Enter');
     await page.locator('#ls-pop').waitFor();
+    await inPopover(page);
     assert.equal((await focused(page)).tag, 'BUTTON', 'focus went into the popover, on its first action');
     await tabToAct(page, 'crash');
     await page.keyboard.press('Enter');
@@ -112,6 +116,7 @@ test('keyboard only: reach C2 on holder-crash, crash it from its popover, step t
     // Its node is a ghost now; a live node opens with its fields.
     const node = await walkTo(page, (x) => /^entry:/.test(x.id ?? '') && /owned by C/.test(x.name));
     await page.keyboard.press('Enter');
+    await inPopover(page);
     const fields = await page.locator('#ls-inspector').innerText();
     assert.match(fields, /ephemeralOwner/, fields);
     assert.equal(await page.evaluate(() => document.activeElement?.className), 'ls-pop__close', 'focus is in the popover (on its close button): the dialog, its name and fields are read');
@@ -130,6 +135,7 @@ test('keyboard only: the ensemble’s leader crashes from its server’s popover
     console.log(`the leader reads "${leader.name}"`);
     await page.keyboard.press('Enter');
     await page.locator('#ls-pop').waitFor();
+    await inPopover(page);
     assert.equal((await focused(page)).act, 'crash-server', 'the popover opens on its first action: crash');
     await page.keyboard.press('Enter');
     await page.waitForFunction((id) => {
@@ -156,6 +162,7 @@ test('keyboard only in a Chinese 800×500 embed: Tab reaches the stage, names ar
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press(' ');
     await page.locator('#ls-pop').waitFor();
+    await inPopover(page);
     assert.equal((await focused(page)).tag, 'BUTTON');
     await page.keyboard.press('Escape');
     await page.locator('#ls-pop').waitFor({ state: 'detached' });

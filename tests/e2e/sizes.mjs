@@ -76,12 +76,13 @@ import { DIST } from './harness.mjs';
 // keydown listener), full 602,313 → 610,069 B, studio 690,968 → 698,534 B.
 // Raised by kazoo's NONE event (issue 51: the library spends its watchers when its connection
 // breaks, the card's and the step's words for it in en/zh) and the popover's focus hand-back
-// after a screen-reader trial: lean 395,884 → 397,957 B (the lean ceiling rises, still under its
-// 400 KB goal), full 611,888 B, studio 700,889 B.
+// after screen-reader trials (focus back before the dialog goes, a spoken step): lean 395,884 →
+// 398,066 B (the lean ceiling rises, still under its 400 KB goal), full 611,930 B, studio
+// 700,989 B.
 export const BUDGETS = {
-  'index.html': { label: 'lean first bundle (index.html)', ceiling: 398_000, goal: 400_000 },
-  'full.html': { label: 'full bundle (full.html)', ceiling: 611_900, goal: 520_000 },
-  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 700_900, goal: null },
+  'index.html': { label: 'lean first bundle (index.html)', ceiling: 398_100, goal: 400_000 },
+  'full.html': { label: 'full bundle (full.html)', ceiling: 612_000, goal: 520_000 },
+  'studio.html': { label: 'studio bundle (studio.html)', ceiling: 701_000, goal: null },
 };
 
 export function sizes(page) {
